@@ -1,0 +1,43 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every Vetted target shares: Swift 6 mode comes from
+/// `swiftLanguageModes`; warnings are errors; unsafe constructs must be marked.
+let strictSettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+    .strictMemorySafety(),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Vetted",
+    products: [
+        .library(name: "Vetted", targets: ["Vetted"]),
+        .executable(name: "vet", targets: ["vet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Limits, the one error vocabulary, and the single place raw bytes are scanned.
+        .target(name: "VettedCore", swiftSettings: strictSettings),
+        // The strict JSON parser, JSONValue and the writer.
+        .target(name: "VettedJSON", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        // Umbrella module: re-exports every stage.
+        .target(name: "Vetted", dependencies: ["VettedCore", "VettedJSON"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "vet",
+            dependencies: [
+                "Vetted",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+// The umbrella module: `import Vetted` brings in every stage.
+@_exported public import VettedCore
+@_exported public import VettedJSON

@@ -1,0 +1,170 @@
+// The one file in Vetted with unsafe code. Audit rules:
+// - every read goes through `load(_:)` or `loadWord(_:)`, and every caller of
+//   those checks the index against `count` first;
+// - the buffer pointer is private and never leaves this file;
+// - a `ByteScanner` is created only inside `SourceText.withScanner`, which
+//   keeps the bytes alive for the whole closure; the scanner is `package`, so
+//   no client can make or keep one.
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A cursor over input bytes: the single place raw bytes are scanned.
+///
+/// Reads outside the input yield 0 (never a trap); callers tell a real NUL
+/// from the end by ``isAtEnd``.
+@safe
+package struct ByteScanner {
+    private let buffer: UnsafeBufferPointer<UInt8>
+    /// Number of input bytes.
+    package let count: Int
+    /// Current position; may equal ``count`` (the end).
+    package var offset: Int = 0
+
+    fileprivate init(buffer: UnsafeBufferPointer<UInt8>) {
+        unsafe self.buffer = buffer
+        self.count = buffer.count
+    }
+
+    /// Caller guarantees `0 <= index < count`.
+    @inline(__always)
+    private func load(_ index: Int) -> UInt8 {
+        unsafe buffer[index]
+    }
+
+    /// Caller guarantees `0 <= index` and `count - index >= 8`.
+    @inline(__always)
+    private func loadWord(_ index: Int) -> UInt64 {
+        unsafe UnsafeRawBufferPointer(buffer).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+    }
+
+    package var isAtEnd: Bool { offset >= count }
+
+    /// The byte at `index`, or 0 outside the input.
+    @inline(__always)
+    package func byte(at index: Int) -> UInt8 {
+        index >= 0 && index < count ? load(index) : 0
+    }
+
+    /// The byte at ``offset``, or 0 at the end.
+    @inline(__always)
+    package var current: UInt8 { byte(at: offset) }
+
+    /// Skips JSON whitespace: space, tab, line feed, carriage return.
+    @inline(__always)
+    package mutating func skipWhitespace() {
+        while offset >= 0, offset < count {
+            switch load(offset) {
+            case 0x20, 0x0A, 0x0D, 0x09: offset += 1
+            default: return
+            }
+        }
+    }
+
+    /// Skips string bytes that need no attention: stops at `"`, `\`, a control
+    /// character, a non-ASCII byte, or the end. Eight bytes at a time.
+    @inline(__always)
+    package mutating func skipPlainStringBytes() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while offset >= 0, count - offset >= 8 {
+            let word = loadWord(offset)
+            // A byte below 0x20 (valid test for thresholds up to 0x80).
+            let control = (word &- ones &* 0x20) & ~word & highBits
+            let quoteBits = word ^ (ones &* 0x22)
+            let quote = (quoteBits &- ones) & ~quoteBits & highBits
+            let backslashBits = word ^ (ones &* 0x5C)
+            let backslash = (backslashBits &- ones) & ~backslashBits & highBits
+            if (control | quote | backslash | (word & highBits)) != 0 { break }
+            offset += 8
+        }
+        while offset >= 0, offset < count {
+            let byte = load(offset)
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { return }
+            offset += 1
+        }
+    }
+
+    /// Skips ASCII digits and returns how many.
+    @inline(__always)
+    package mutating func skipDigits() -> Int {
+        let start = offset
+        while offset >= 0, offset < count, load(offset) &- 0x30 < 10 { offset += 1 }
+        return offset - start
+    }
+
+    /// Length of the well-formed UTF-8 sequence at `index`, or 0.
+    package func utf8SequenceLength(at index: Int) -> Int {
+        UTF8Sequence.length(
+            lead: byte(at: index), byte(at: index + 1), byte(at: index + 2), byte(at: index + 3))
+    }
+
+    /// Whether `range` lies inside the input.
+    @inline(__always)
+    private func contains(_ range: Range<Int>) -> Bool {
+        range.lowerBound >= 0 && range.upperBound <= count
+    }
+
+    /// The bytes in `range` as a String (invalid UTF-8 becomes U+FFFD);
+    /// empty if `range` is outside the input.
+    package func string(_ range: Range<Int>) -> String {
+        guard contains(range) else { return "" }
+        return unsafe String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+    }
+
+    /// Appends the bytes in `range` to `output` (nothing if outside the input).
+    package func appendBytes(_ range: Range<Int>, to output: inout [UInt8]) {
+        guard contains(range) else { return }
+        unsafe output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range]))
+    }
+
+    /// Whether two ranges of the input hold the same bytes.
+    package func bytesEqual(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        guard lhs.count == rhs.count, contains(lhs), contains(rhs) else { return false }
+        return unsafe UnsafeBufferPointer(rebasing: buffer[lhs]).elementsEqual(
+            UnsafeBufferPointer(rebasing: buffer[rhs]))
+    }
+
+    /// FNV-1a hash of the bytes in `range`, continuing from `seed`.
+    package func hashBytes(_ range: Range<Int>, seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
+        guard contains(range) else { return seed }
+        var hash = seed
+        for index in range {
+            hash = (hash ^ UInt64(load(index))) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// FNV-1a hash of `bytes`, equal to ``hashBytes(_:seed:)`` of the same bytes in the input.
+    package static func hash(_ bytes: [UInt8], seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
+        var hash = seed
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// FNV-1a offset basis.
+    package static let hashSeed: UInt64 = 0xCBF2_9CE4_8422_2325
+}
+
+extension SourceText {
+    /// Runs `body` with a scanner over these bytes, valid only inside `body`.
+    package func withScanner<R>(_ body: (inout ByteScanner) -> R) -> R {
+        switch storage {
+        case .bytes(let bytes):
+            return unsafe bytes.withUnsafeBufferPointer { buffer in
+                var scanner = unsafe ByteScanner(buffer: buffer)
+                return body(&scanner)
+            }
+        case .data(let data):
+            return unsafe data.withUnsafeBytes { raw in
+                var scanner = unsafe ByteScanner(buffer: raw.assumingMemoryBound(to: UInt8.self))
+                return body(&scanner)
+            }
+        }
+    }
+}

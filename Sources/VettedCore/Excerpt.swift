@@ -1,0 +1,107 @@
+/// A short piece of untrusted input, safe to print and to log.
+///
+/// At most ``maximumBytes`` bytes of UTF-8 text. Control characters, bidi and
+/// other invisible format characters, backslashes and invalid UTF-8 are
+/// escaped (`\n`, `\u{202E}`, `\\`, `\xFF`), so an excerpt can neither break a
+/// log line nor hide what it shows.
+public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
+    /// Longest excerpt text, in UTF-8 bytes, escapes included.
+    public static let maximumBytes = 40
+    /// Most input bytes shown before the offset.
+    public static let contextBytes = 12
+
+    /// The escaped text.
+    public let text: String
+    /// Position of the offending byte in ``text``, in characters (for a caret).
+    public let caret: Int
+
+    public var description: String { text }
+
+    public init(text: String, caret: Int) {
+        self.text = text
+        self.caret = caret
+    }
+
+    /// Escapes `before` and `after` (the bytes on either side of the offset)
+    /// into one capped excerpt.
+    public init(before: [UInt8], after: [UInt8]) {
+        let budgetBefore = Self.maximumBytes / 3
+        var prefix = Self.pieces(of: before)
+        var prefixBytes = prefix.reduce(0) { $0 + $1.utf8.count }
+        while prefixBytes > budgetBefore, !prefix.isEmpty {
+            prefixBytes -= prefix.removeFirst().utf8.count
+        }
+        let suffix = Self.capped(Self.pieces(of: after), maximumBytes: Self.maximumBytes - prefixBytes)
+        let prefixText = prefix.joined()
+        text = prefixText + suffix
+        caret = prefixText.count
+    }
+
+    /// `string` escaped and capped at `maximumBytes` UTF-8 bytes; a cut is marked with `…`.
+    public static func escape(_ string: String, maximumBytes: Int = Excerpt.maximumBytes, quotes: Bool = true) -> String {
+        capped(pieces(of: Array(string.utf8), escapingQuotes: quotes), maximumBytes: maximumBytes)
+    }
+
+    private static func capped(_ pieces: [String], maximumBytes: Int) -> String {
+        let total = pieces.reduce(0) { $0 + $1.utf8.count }
+        if total <= maximumBytes { return pieces.joined() }
+        let ellipsis = "…"
+        var used = ellipsis.utf8.count
+        var result = ""
+        for piece in pieces {
+            let size = piece.utf8.count
+            if used + size > maximumBytes { break }
+            used += size
+            result += piece
+        }
+        return result + ellipsis
+    }
+
+    /// Splits bytes into printable pieces: one valid character, or one escape.
+    static func pieces(of bytes: [UInt8], escapingQuotes: Bool = false) -> [String] {
+        var pieces: [String] = []
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = UTF8Sequence.length(
+                lead: lead,
+                bytes.count > index + 1 ? bytes[index + 1] : 0,
+                bytes.count > index + 2 ? bytes[index + 2] : 0,
+                bytes.count > index + 3 ? bytes[index + 3] : 0
+            )
+            guard length > 0 else {
+                pieces.append("\\x" + hex(UInt32(lead), digits: 2))
+                index += 1
+                continue
+            }
+            let scalarText = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+            index += length
+            guard let scalar = scalarText.unicodeScalars.first else { continue }
+            pieces.append(escaped(scalar, quotes: escapingQuotes) ?? scalarText)
+        }
+        return pieces
+    }
+
+    private static func escaped(_ scalar: Unicode.Scalar, quotes: Bool) -> String? {
+        switch scalar.value {
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        case 0x5C: return "\\\\"
+        case 0x22 where quotes: return "\\\""
+        case 0x00...0x1F, 0x7F...0x9F,  // C0, DEL, C1 controls
+            0x200B...0x200F,  // zero-width characters and directional marks
+            0x2028...0x202E,  // line/paragraph separators, bidi embeddings and overrides
+            0x2060...0x2069,  // word joiner, invisible operators, bidi isolates
+            0xFEFF, 0xFFF9...0xFFFB:  // byte order mark, interlinear annotations
+            return "\\u{" + hex(scalar.value, digits: 0) + "}"
+        default:
+            return nil
+        }
+    }
+
+    package static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: Swift.max(0, digits - text.count)) + text
+    }
+}

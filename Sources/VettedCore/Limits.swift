@@ -1,0 +1,66 @@
+/// Bounds on what one untrusted document may make a parser do.
+///
+/// One struct serves every format. Every limit is checked *before* the memory
+/// it protects is allocated, and exceeding one is a ``VettedError`` with the
+/// matching `…LimitExceeded` code and the offset where it was crossed.
+///
+/// The defaults suit documents from the network: large enough for real
+/// payloads, small enough that a hostile one cannot exhaust a server.
+///
+/// | limit | default | bounds |
+/// |---|---|---|
+/// | ``maxInputBytes`` | 64 MiB | bytes read or parsed |
+/// | ``maxDepth`` | 512 | nesting of arrays/objects (never above ``depthCeiling``) |
+/// | ``maxStringBytes`` | 8 MiB | UTF-8 bytes of one decoded string |
+/// | ``maxMembers`` | 1,000,000 | elements of one array or members of one object |
+/// | ``maxValues`` | 10,000,000 | values in the whole document |
+/// | ``maxNumberLength`` | 256 | characters of one number literal |
+public struct Limits: Sendable, Hashable {
+    /// Largest input accepted, in bytes.
+    public var maxInputBytes: Int
+    /// Deepest nesting of containers. Values above ``depthCeiling`` act as ``depthCeiling``.
+    public var maxDepth: Int
+    /// Longest string, in UTF-8 bytes after unescaping.
+    public var maxStringBytes: Int
+    /// Most elements in one array or members in one object.
+    public var maxMembers: Int
+    /// Most values (scalars and containers) in one document.
+    public var maxValues: Int
+    /// Longest number literal, in bytes.
+    public var maxNumberLength: Int
+
+    /// The hard ceiling on nesting, whatever ``maxDepth`` says.
+    ///
+    /// Parsing is iterative and never recurses, but a parsed value is released,
+    /// compared and written by recursion in Swift; 1,024 levels stay within a
+    /// 512 KiB thread stack, so no accepted document can overflow one later.
+    public static let depthCeiling = 1_024
+
+    public init(
+        maxInputBytes: Int = 64 << 20,
+        maxDepth: Int = 512,
+        maxStringBytes: Int = 8 << 20,
+        maxMembers: Int = 1_000_000,
+        maxValues: Int = 10_000_000,
+        maxNumberLength: Int = 256
+    ) {
+        self.maxInputBytes = maxInputBytes
+        self.maxDepth = maxDepth
+        self.maxStringBytes = maxStringBytes
+        self.maxMembers = maxMembers
+        self.maxValues = maxValues
+        self.maxNumberLength = maxNumberLength
+    }
+
+    /// The defaults documented above.
+    public static let `default` = Limits()
+
+    /// No limit but the hard ones: for trusted input only.
+    public static let unlimited = Limits(
+        maxInputBytes: .max, maxDepth: depthCeiling, maxStringBytes: .max,
+        maxMembers: .max, maxValues: .max, maxNumberLength: .max
+    )
+
+    /// ``maxDepth`` clamped to `0...depthCeiling`.
+    public var effectiveMaxDepth: Int { Swift.max(0, Swift.min(maxDepth, Self.depthCeiling)) }
+}

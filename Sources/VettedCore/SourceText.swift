@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Untrusted input bytes, held by reference (no copy), so that errors can
+/// compute line, column and excerpt lazily.
+public struct SourceText: Sendable {
+    enum Storage: Sendable {
+        case bytes([UInt8])
+        case data(Data)
+    }
+
+    let storage: Storage
+
+    public init(_ bytes: [UInt8]) { storage = .bytes(bytes) }
+    public init(_ data: Data) { storage = .data(data) }
+    public init(_ string: String) { storage = .bytes(Array(string.utf8)) }
+
+    /// Number of bytes.
+    public var count: Int {
+        switch storage {
+        case .bytes(let bytes): bytes.count
+        case .data(let data): data.count
+        }
+    }
+
+    /// The byte at `offset`, or `nil` outside the input. For slow paths only.
+    public func byte(at offset: Int) -> UInt8? {
+        guard offset >= 0, offset < count else { return nil }
+        switch storage {
+        case .bytes(let bytes): return bytes[offset]
+        case .data(let data): return data[data.startIndex + offset]
+        }
+    }
+
+    /// A copy of the bytes in `range`, clamped to the input. For slow paths only.
+    public func bytes(in range: Range<Int>) -> [UInt8] {
+        let lower = Swift.max(0, Swift.min(range.lowerBound, count))
+        let upper = Swift.max(lower, Swift.min(range.upperBound, count))
+        switch storage {
+        case .bytes(let bytes): return Array(bytes[lower..<upper])
+        case .data(let data): return Array(data[(data.startIndex + lower)..<(data.startIndex + upper)])
+        }
+    }
+
+    /// 1-based line and column (in bytes) of `offset`; an offset past the end
+    /// is placed just after the last byte.
+    public func location(of offset: Int) -> SourceLocation {
+        let end = Swift.max(0, Swift.min(offset, count))
+        var line = 1
+        var lineStart = 0
+        forEachByte(in: 0..<end) { index, byte in
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = index + 1
+            }
+        }
+        return SourceLocation(line: line, column: end - lineStart + 1)
+    }
+
+    /// The escaped, capped excerpt of the line around `offset`.
+    public func excerpt(at offset: Int) -> Excerpt {
+        let at = Swift.max(0, Swift.min(offset, count))
+        // Up to `Excerpt.contextBytes` bytes before the offset, not crossing a line break.
+        var start = at
+        while start > 0, at - start < Excerpt.contextBytes,
+            let previous = byte(at: start - 1), previous != UInt8(ascii: "\n"), previous != UInt8(ascii: "\r")
+        {
+            start -= 1
+        }
+        // Don't start inside a UTF-8 sequence.
+        while start < at, let byte = byte(at: start), byte & 0xC0 == 0x80 { start += 1 }
+        var end = at
+        while end < count, end - at < Excerpt.maximumBytes,
+            let next = byte(at: end), next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r")
+        {
+            end += 1
+        }
+        return Excerpt(before: bytes(in: start..<at), after: bytes(in: at..<end))
+    }
+
+    private func forEachByte(in range: Range<Int>, _ body: (Int, UInt8) -> Void) {
+        switch storage {
+        case .bytes(let bytes):
+            for index in range { body(index, bytes[index]) }
+        case .data(let data):
+            var index = range.lowerBound
+            for byte in data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)] {
+                body(index, byte)
+                index += 1
+            }
+        }
+    }
+}

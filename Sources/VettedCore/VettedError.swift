@@ -1,0 +1,121 @@
+/// The one error every Vetted stage throws: what is wrong, and exactly where.
+///
+/// An error carries
+/// - a ``code`` named after the defect (`duplicateKey`, `unterminatedString`, …),
+/// - the byte ``offset`` in the input where the defect was found,
+/// - the ``path`` inside the document (`$[3].tags[1]`),
+/// - a one-line ``message`` fit for a person, and
+/// - an ``excerpt`` of the input around the offset, escaped and capped at
+///   ``Excerpt/maximumBytes`` bytes, so that logging an error never logs a payload.
+///
+/// ``line`` and ``column`` are computed only when asked, from the input the
+/// error keeps a reference to (no copy is made; call ``droppingSource()`` to
+/// release it).
+///
+/// Two errors are equal when they report the same defect at the same place
+/// (code, offset and path); the message and excerpt are presentation.
+public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public var code: Code
+    /// Byte offset of the defect in the input, when the error is tied to input bytes.
+    public var offset: Int?
+    /// Where the defect is inside the document; empty (`$`) at the top level.
+    public var path: DocumentPath
+    /// One line for a person. Never contains more of the input than the escaped ``excerpt``.
+    public var message: String
+    /// The input around ``offset``, escaped and capped (see ``Excerpt``).
+    public var excerpt: Excerpt?
+    /// An earlier place the defect refers to, such as the first occurrence of a duplicate key.
+    public var relatedOffset: Int?
+    /// The input this error was found in, kept to compute line and column lazily.
+    public private(set) var source: SourceText?
+
+    public init(
+        code: Code,
+        offset: Int? = nil,
+        path: DocumentPath = DocumentPath(),
+        message: String? = nil,
+        excerpt: Excerpt? = nil,
+        relatedOffset: Int? = nil,
+        source: SourceText? = nil
+    ) {
+        self.relatedOffset = relatedOffset
+        self.code = code
+        self.offset = offset
+        self.path = path
+        self.message = message ?? code.defaultMessage
+        self.excerpt = excerpt
+        self.source = source
+    }
+
+    /// Builds an error located in `source`, with its excerpt taken from there.
+    public init(
+        _ code: Code,
+        at offset: Int,
+        in source: SourceText,
+        path: DocumentPath = DocumentPath(),
+        message: String? = nil,
+        relatedOffset: Int? = nil
+    ) {
+        self.init(
+            code: code,
+            offset: offset,
+            path: path,
+            message: message,
+            excerpt: source.excerpt(at: offset),
+            relatedOffset: relatedOffset,
+            source: source
+        )
+    }
+
+    /// 1-based line of ``offset``, counted on demand (lines end at `\n`).
+    public var line: Int? { location?.line }
+    /// 1-based column of ``offset`` in bytes from the start of its line, counted on demand.
+    public var column: Int? { location?.column }
+
+    /// Line and column of ``offset``, computed when asked: the fast path never pays for it.
+    public var location: SourceLocation? {
+        guard let offset, let source else { return nil }
+        return source.location(of: offset)
+    }
+
+    /// The same error without the reference to the input, for keeping it long.
+    public func droppingSource() -> VettedError {
+        var copy = self
+        copy.source = nil
+        return copy
+    }
+
+    /// `code at path (line L, column C, offset O): message`.
+    public var description: String {
+        var where_: [String] = []
+        if !path.isEmpty { where_.append("at \(path)") }
+        if let location { where_.append("line \(location.line), column \(location.column)") }
+        if let offset { where_.append("offset \(offset)") }
+        let place = where_.isEmpty ? "" : " (" + where_.joined(separator: ", ") + ")"
+        return "\(code)\(place): \(message)"
+    }
+
+    public static func == (lhs: VettedError, rhs: VettedError) -> Bool {
+        lhs.code == rhs.code && lhs.offset == rhs.offset && lhs.path == rhs.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(offset)
+        hasher.combine(path)
+    }
+}
+
+/// A 1-based line and column.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+}

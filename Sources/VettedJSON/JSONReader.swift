@@ -1,0 +1,661 @@
+import VettedCore
+
+/// The parsing machine behind ``JSONParser``: one forward pass over the bytes
+/// with an explicit stack (never recursion), shared by parse and validate-only.
+///
+/// Arithmetic on offsets and counts cannot overflow: offsets are bounded by
+/// the input's size and counts by the limits, both far below `Int.max`.
+struct JSONReader {
+    private var scanner: ByteScanner
+    private let source: SourceText
+    private let limits: Limits
+    private let options: JSONParser.Options
+    private let buildValues: Bool
+    private let maxDepth: Int
+
+    /// Open containers, innermost last.
+    private var frames: [Frame] = []
+    /// Finished values not yet placed in their container (parse mode).
+    private var values: [JSONValue] = []
+    /// Keys of members not yet placed in their object (parse mode).
+    private var keys: [String] = []
+    /// Keys of the open objects, for duplicate detection (both modes).
+    private var keyRefs: [KeyRef] = []
+    private var valueCount = 0
+    /// Reused buffer for unescaping strings.
+    private var scratch: [UInt8] = []
+
+    private struct Frame {
+        let isObject: Bool
+        /// Offset of the opening bracket or brace.
+        let start: Int
+        /// Members begun so far; the current one has index `count - 1`.
+        var count = 0
+        let valueBase: Int
+        let keyBase: Int
+        let keyRefBase: Int
+        /// Whether the current member's key has been read.
+        var hasKey = false
+        /// Key hash → index of its first member, built once an object is large.
+        var keyIndex: [UInt64: Int]?
+        /// (later member, first member with the same key), for keepFirst/keepLast.
+        var duplicates: [(later: Int, first: Int)] = []
+    }
+
+    /// A key as a range of the input (its content, without quotes).
+    private struct KeyRef {
+        let start: Int
+        let end: Int
+        /// Escaped or repaired: compare decoded, not raw, bytes.
+        let needsDecoding: Bool
+        let hash: UInt64
+    }
+
+    private struct StringToken {
+        let quote: Int
+        let end: Int
+        let hasEscapes: Bool
+        let needsRepair: Bool
+        var start: Int { quote + 1 }
+    }
+
+    /// Objects with more members than this get a hash index for duplicate checks.
+    private static let linearKeySearchLimit = 16
+
+    init(scanner: ByteScanner, source: SourceText, limits: Limits, options: JSONParser.Options, buildValues: Bool) {
+        self.scanner = scanner
+        self.source = source
+        self.limits = limits
+        self.options = options
+        self.buildValues = buildValues
+        self.maxDepth = limits.effectiveMaxDepth
+    }
+
+    // MARK: Document
+
+    mutating func readDocument() throws(VettedError) -> JSONValue? {
+        guard scanner.count <= limits.maxInputBytes else {
+            throw error(
+                .inputSizeLimitExceeded, at: Swift.max(0, limits.maxInputBytes),
+                "input is \(scanner.count) bytes; the limit is \(limits.maxInputBytes)")
+        }
+        try checkEncoding()
+        try readValues()
+        return buildValues ? values.last : nil
+    }
+
+    private mutating func checkEncoding() throws(VettedError) {
+        let b0 = scanner.byte(at: 0)
+        let b1 = scanner.byte(at: 1)
+        if b0 == 0xEF, b1 == 0xBB, scanner.byte(at: 2) == 0xBF {
+            guard options.allowByteOrderMark else {
+                throw error(.byteOrderMark, at: 0, "a UTF-8 byte order mark precedes the document (option allowByteOrderMark skips it)")
+            }
+            scanner.offset = 3
+        } else if (b0 == 0xFE && b1 == 0xFF) || (b0 == 0xFF && b1 == 0xFE) {
+            throw error(.unsupportedEncoding, at: 0, "input starts with a UTF-16 byte order mark; JSON must be UTF-8")
+        } else if scanner.count >= 2, b0 == 0 || (b1 == 0 && b0 < 0x80) {
+            throw error(.unsupportedEncoding, at: 0, "input looks like UTF-16 or UTF-32; JSON must be UTF-8")
+        }
+    }
+
+    private mutating func readValues() throws(VettedError) {
+        value: while true {
+            scanner.skipWhitespace()
+            let start = scanner.offset
+            if scanner.isAtEnd { throw endOfInput(expecting: "a value") }
+            try countValue(at: start)
+            switch scanner.current {
+            case UInt8(ascii: "["):
+                try open(isObject: false, at: start)
+                scanner.skipWhitespace()
+                if scanner.isAtEnd || scanner.current != UInt8(ascii: "]") {
+                    try beginElement()
+                    continue value
+                }
+                scanner.offset += 1
+                closeArray()
+            case UInt8(ascii: "{"):
+                try open(isObject: true, at: start)
+                scanner.skipWhitespace()
+                if scanner.isAtEnd || scanner.current != UInt8(ascii: "}") {
+                    try beginMember()
+                    continue value
+                }
+                scanner.offset += 1
+                closeObject()
+            case UInt8(ascii: "\""):
+                let token = try scanString()
+                if buildValues { values.append(.string(makeString(token))) }
+            case UInt8(ascii: "t"):
+                try readLiteral(Self.trueBytes, at: start)
+                if buildValues { values.append(.bool(true)) }
+            case UInt8(ascii: "f"):
+                try readLiteral(Self.falseBytes, at: start)
+                if buildValues { values.append(.bool(false)) }
+            case UInt8(ascii: "n"):
+                try readLiteral(Self.nullBytes, at: start)
+                if buildValues { values.append(.null) }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let end = try scanNumber()
+                if buildValues {
+                    values.append(.number(JSONNumber(validatedLiteral: scanner.string(start..<end))))
+                }
+            default:
+                throw unexpected(at: start, expecting: "a value")
+            }
+
+            // A value is complete: close containers until one expects more.
+            while true {
+                scanner.skipWhitespace()
+                guard let top = frames.last else {
+                    if !scanner.isAtEnd {
+                        throw error(.trailingData, at: scanner.offset, "unexpected data after the top-level value")
+                    }
+                    return
+                }
+                if scanner.isAtEnd { throw endOfInput(expecting: top.isObject ? "',' or '}'" : "',' or ']'") }
+                let separator = scanner.offset
+                let closer = top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                switch scanner.current {
+                case UInt8(ascii: ","):
+                    scanner.offset += 1
+                    scanner.skipWhitespace()
+                    if !scanner.isAtEnd, scanner.current == closer {
+                        throw error(.trailingComma, at: separator, "trailing comma before '\(Character(Unicode.Scalar(closer)))'")
+                    }
+                    if top.isObject { try beginMember() } else { try beginElement() }
+                    continue value
+                case closer:
+                    scanner.offset += 1
+                    if top.isObject { closeObject() } else { closeArray() }
+                default:
+                    throw separatorError(at: separator, closer: closer)
+                }
+            }
+        }
+    }
+
+    // MARK: Containers
+
+    private mutating func countValue(at offset: Int) throws(VettedError) {
+        valueCount += 1
+        if valueCount > limits.maxValues {
+            throw error(.valueLimitExceeded, at: offset, "more than \(limits.maxValues) values in the document")
+        }
+    }
+
+    private mutating func open(isObject: Bool, at offset: Int) throws(VettedError) {
+        guard frames.count < maxDepth else {
+            throw error(.depthLimitExceeded, at: offset, "nesting is deeper than the limit of \(maxDepth)")
+        }
+        frames.append(
+            Frame(
+                isObject: isObject, start: offset, valueBase: values.count, keyBase: keys.count,
+                keyRefBase: keyRefs.count))
+        scanner.offset += 1
+    }
+
+    private mutating func beginElement() throws(VettedError) {
+        let top = frames.count - 1
+        frames[top].count += 1
+        if frames[top].count > limits.maxMembers {
+            throw error(.memberLimitExceeded, at: scanner.offset, "array has more than \(limits.maxMembers) elements")
+        }
+    }
+
+    /// Reads `"key":` of the next member.
+    private mutating func beginMember() throws(VettedError) {
+        let top = frames.count - 1
+        frames[top].count += 1
+        frames[top].hasKey = false
+        if frames[top].count > limits.maxMembers {
+            throw error(.memberLimitExceeded, at: scanner.offset, "object has more than \(limits.maxMembers) members")
+        }
+        if scanner.isAtEnd { throw endOfInput(expecting: "a key") }
+        guard scanner.current == UInt8(ascii: "\"") else { throw keyError(at: scanner.offset) }
+        let token = try scanString()
+        let key = keyRef(for: token)
+        frames[top].hasKey = true
+        try register(key, quote: token.quote, in: top)
+        if buildValues { keys.append(makeString(token)) }
+        scanner.skipWhitespace()
+        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: ":") else {
+            if scanner.isAtEnd { throw endOfInput(expecting: "':'") }
+            throw error(.missingColon, at: scanner.offset, "expected ':' after the key")
+        }
+        scanner.offset += 1
+    }
+
+    private mutating func closeArray() {
+        let frame = frames.removeLast()
+        guard buildValues else { return }
+        let elements = Array(values[frame.valueBase...])
+        values.removeSubrange(frame.valueBase...)
+        values.append(.array(elements))
+    }
+
+    private mutating func closeObject() {
+        let frame = frames.removeLast()
+        keyRefs.removeSubrange(frame.keyRefBase...)
+        guard buildValues else { return }
+        let count = Swift.min(keys.count - frame.keyBase, values.count - frame.valueBase)
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(count)
+        for index in 0..<count {
+            members.append(JSONObject.Member(key: keys[frame.keyBase + index], value: values[frame.valueBase + index]))
+        }
+        if !frame.duplicates.isEmpty {
+            if options.duplicateKeys == .keepLast {
+                for pair in frame.duplicates where members.indices.contains(pair.first) && members.indices.contains(pair.later) {
+                    members[pair.first].value = members[pair.later].value
+                }
+            }
+            let dropped = Set(frame.duplicates.map(\.later))
+            members = members.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        }
+        keys.removeSubrange(frame.keyBase...)
+        values.removeSubrange(frame.valueBase...)
+        values.append(.object(JSONObject(members)))
+    }
+
+    // MARK: Keys
+
+    private func keyRef(for token: StringToken) -> KeyRef {
+        let needsDecoding = token.hasEscapes || token.needsRepair
+        let hash =
+            needsDecoding
+            ? ByteScanner.hash(decodedKeyBytes(start: token.start, end: token.end, needsDecoding: true))
+            : scanner.hashBytes(token.start..<token.end)
+        return KeyRef(start: token.start, end: token.end, needsDecoding: needsDecoding, hash: hash)
+    }
+
+    private func decodedKeyBytes(start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
+        guard needsDecoding else {
+            var bytes: [UInt8] = []
+            scanner.appendBytes(start..<end, to: &bytes)
+            return bytes
+        }
+        var bytes: [UInt8] = []
+        decodeContent(start: start, end: end, into: &bytes)
+        // Repaired UTF-8 compares as its String does.
+        return Array(String(decoding: bytes, as: UTF8.self).utf8)
+    }
+
+    private func keysEqual(_ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
+        guard lhs.hash == rhs.hash else { return false }
+        if !lhs.needsDecoding, !rhs.needsDecoding {
+            return scanner.bytesEqual(lhs.start..<lhs.end, rhs.start..<rhs.end)
+        }
+        return decodedKeyBytes(start: lhs.start, end: lhs.end, needsDecoding: lhs.needsDecoding)
+            == decodedKeyBytes(start: rhs.start, end: rhs.end, needsDecoding: rhs.needsDecoding)
+    }
+
+    /// Records the key of member `frames[top].count - 1`; applies the duplicate-key policy.
+    private mutating func register(_ key: KeyRef, quote: Int, in top: Int) throws(VettedError) {
+        let base = frames[top].keyRefBase
+        let index = keyRefs.count - base
+        var first: Int?
+        if let keyIndex = frames[top].keyIndex {
+            if let candidate = keyIndex[key.hash] {
+                if keysEqual(keyRefs[base + candidate], key) {
+                    first = candidate
+                } else {
+                    // A hash collision: fall back to a scan.
+                    first = (0..<index).first { keysEqual(keyRefs[base + $0], key) }
+                }
+            }
+        } else {
+            for candidate in 0..<index where keysEqual(keyRefs[base + candidate], key) {
+                first = candidate
+                break
+            }
+        }
+        keyRefs.append(key)
+        if frames[top].keyIndex != nil {
+            if frames[top].keyIndex?[key.hash] == nil { frames[top].keyIndex?[key.hash] = index }
+        } else if index + 1 > Self.linearKeySearchLimit {
+            var keyIndex: [UInt64: Int] = [:]
+            for position in 0...index where keyIndex[keyRefs[base + position].hash] == nil {
+                keyIndex[keyRefs[base + position].hash] = position
+            }
+            frames[top].keyIndex = keyIndex
+        }
+        guard let first else { return }
+        let firstQuote = keyRefs[base + first].start - 1
+        switch options.duplicateKeys {
+        case .reject:
+            let name = Excerpt.escape(
+                String(decoding: decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding), as: UTF8.self))
+            throw error(
+                .duplicateKey, at: quote,
+                "duplicate key \"\(name)\" (first at offset \(firstQuote), again at offset \(quote))",
+                related: firstQuote)
+        case .keepFirst, .keepLast:
+            frames[top].duplicates.append((later: index, first: first))
+        }
+    }
+
+    // MARK: Strings
+
+    /// Scans a string starting at its opening quote; validates escapes, UTF-8
+    /// and the length limit. Leaves the scanner after the closing quote.
+    private mutating func scanString() throws(VettedError) -> StringToken {
+        let quote = scanner.offset
+        scanner.offset += 1
+        var hasEscapes = false
+        var needsRepair = false
+        /// Raw bytes minus decoded bytes so far (negative when repairs grow it).
+        var shrinkage = 0
+        while true {
+            scanner.skipPlainStringBytes()
+            if scanner.isAtEnd {
+                throw error(.unterminatedString, at: quote, "string is never closed")
+            }
+            let byte = scanner.current
+            switch byte {
+            case UInt8(ascii: "\""):
+                let end = scanner.offset
+                scanner.offset += 1
+                let rawLength = end - quote - 1
+                if rawLength > limits.maxStringBytes, rawLength - shrinkage > limits.maxStringBytes {
+                    throw error(
+                        .stringLengthLimitExceeded, at: quote,
+                        "string is \(rawLength - shrinkage) bytes; the limit is \(limits.maxStringBytes)")
+                }
+                return StringToken(quote: quote, end: end, hasEscapes: hasEscapes, needsRepair: needsRepair)
+            case UInt8(ascii: "\\"):
+                hasEscapes = true
+                shrinkage += try scanEscape()
+            case 0x00..<0x20:
+                throw error(
+                    .controlCharacterInString, at: scanner.offset,
+                    "raw control character U+00\(Excerpt.hex(UInt32(byte), digits: 2)) in string; escape it")
+            default:
+                let length = scanner.utf8SequenceLength(at: scanner.offset)
+                if length > 0 {
+                    scanner.offset += length
+                } else if options.allowInvalidUTF8 {
+                    // Each replaced subpart becomes U+FFFD (3 bytes): count the worst case.
+                    needsRepair = true
+                    shrinkage -= 2
+                    scanner.offset += 1
+                } else {
+                    throw error(.invalidUTF8, at: scanner.offset, "invalid UTF-8 in string (option allowInvalidUTF8 replaces it)")
+                }
+            }
+        }
+    }
+
+    /// Checks the escape at the scanner (a backslash) and moves past it.
+    /// Returns how many bytes shorter its decoded form is.
+    private mutating func scanEscape() throws(VettedError) -> Int {
+        let start = scanner.offset
+        let escaped = scanner.byte(at: start + 1)
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            scanner.offset += 2
+            return 1
+        case UInt8(ascii: "u"):
+            guard let unit = hex4(at: start + 2) else {
+                throw error(.invalidUnicodeEscape, at: start, "\\u must be followed by four hexadecimal digits")
+            }
+            scanner.offset += 6
+            switch unit {
+            case 0xD800...0xDBFF:
+                if scanner.byte(at: scanner.offset) == UInt8(ascii: "\\"),
+                    scanner.byte(at: scanner.offset + 1) == UInt8(ascii: "u"),
+                    let low = hex4(at: scanner.offset + 2), (0xDC00...0xDFFF).contains(low)
+                {
+                    scanner.offset += 6
+                    return 12 - 4
+                }
+                return try loneSurrogate(unit, at: start)
+            case 0xDC00...0xDFFF:
+                return try loneSurrogate(unit, at: start)
+            default:
+                return 6 - Self.utf8Length(of: unit)
+            }
+        default:
+            if scanner.offset + 1 >= scanner.count {
+                throw error(.unterminatedString, at: start, "string ends inside an escape")
+            }
+            throw error(.invalidEscape, at: start, "invalid escape sequence; valid ones are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+        }
+    }
+
+    private func loneSurrogate(_ unit: UInt32, at offset: Int) throws(VettedError) -> Int {
+        guard options.allowLoneSurrogates else {
+            throw error(
+                .loneSurrogate, at: offset,
+                "\\u\(Excerpt.hex(unit, digits: 4)) is half of a UTF-16 surrogate pair with no other half (option allowLoneSurrogates replaces it)")
+        }
+        return 6 - 3
+    }
+
+    private func hex4(at offset: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for index in offset..<(offset + 4) {
+            let byte = scanner.byte(at: index)
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    private static func utf8Length(of scalar: UInt32) -> Int {
+        switch scalar {
+        case 0..<0x80: 1
+        case 0x80..<0x800: 2
+        case 0x800..<0x10000: 3
+        default: 4
+        }
+    }
+
+    /// The string's value: straight from the input when it has no escapes.
+    private mutating func makeString(_ token: StringToken) -> String {
+        guard token.hasEscapes else { return scanner.string(token.start..<token.end) }
+        scratch.removeAll(keepingCapacity: true)
+        decodeContent(start: token.start, end: token.end, into: &scratch)
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// Unescapes already-validated string content into `output`.
+    private func decodeContent(start: Int, end: Int, into output: inout [UInt8]) {
+        var index = start
+        while index < end {
+            guard scanner.byte(at: index) == UInt8(ascii: "\\") else {
+                var runEnd = index + 1
+                while runEnd < end, scanner.byte(at: runEnd) != UInt8(ascii: "\\") { runEnd += 1 }
+                scanner.appendBytes(index..<runEnd, to: &output)
+                index = runEnd
+                continue
+            }
+            let escaped = scanner.byte(at: index + 1)
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(at: index) ?? 0xFFFD
+                index += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    if scanner.byte(at: index) == UInt8(ascii: "\\"), scanner.byte(at: index + 1) == UInt8(ascii: "u"),
+                        let low = hex4(at: index + 2), (0xDC00...0xDFFF).contains(low)
+                    {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    scalar = 0xFFFD
+                }
+                Self.appendUTF8(scalar, to: &output)
+            default: output.append(escaped)  // " \ /
+            }
+        }
+    }
+
+    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | scalar >> 18 & 0x07))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    // MARK: Numbers and literals
+
+    /// Scans a number at the scanner; returns the offset after it.
+    private mutating func scanNumber() throws(VettedError) -> Int {
+        let start = scanner.offset
+        if scanner.current == UInt8(ascii: "-") {
+            scanner.offset += 1
+            if scanner.current == UInt8(ascii: "I") { throw unexpected(at: scanner.offset, expecting: "a digit") }
+        }
+        let integerStart = scanner.offset
+        if scanner.current == UInt8(ascii: "0") {
+            scanner.offset += 1
+            if scanner.current &- UInt8(ascii: "0") < 10, !scanner.isAtEnd {
+                throw error(.leadingZero, at: integerStart, "numbers cannot have leading zeros")
+            }
+        } else if scanner.skipDigits() == 0 {
+            throw digitExpected(at: scanner.offset, after: "'-'")
+        }
+        if !scanner.isAtEnd, scanner.current == UInt8(ascii: ".") {
+            scanner.offset += 1
+            if scanner.skipDigits() == 0 { throw digitExpected(at: scanner.offset, after: "'.'") }
+        }
+        if !scanner.isAtEnd, scanner.current | 0x20 == UInt8(ascii: "e") {
+            scanner.offset += 1
+            if scanner.current == UInt8(ascii: "+") || scanner.current == UInt8(ascii: "-") { scanner.offset += 1 }
+            if scanner.skipDigits() == 0 { throw digitExpected(at: scanner.offset, after: "the exponent") }
+        }
+        let length = scanner.offset - start
+        if length > limits.maxNumberLength {
+            throw error(
+                .numberLengthLimitExceeded, at: start,
+                "number literal is \(length) bytes; the limit is \(limits.maxNumberLength)")
+        }
+        return scanner.offset
+    }
+
+    private func digitExpected(at offset: Int, after what: String) -> VettedError {
+        if offset >= scanner.count { return error(.invalidNumber, at: offset, "number ends before a digit after \(what)") }
+        return error(.invalidNumber, at: offset, "expected a digit after \(what)")
+    }
+
+    private static let trueBytes: [UInt8] = Array("true".utf8)
+    private static let falseBytes: [UInt8] = Array("false".utf8)
+    private static let nullBytes: [UInt8] = Array("null".utf8)
+
+    private mutating func readLiteral(_ literal: [UInt8], at start: Int) throws(VettedError) {
+        for (index, expected) in literal.enumerated() where scanner.byte(at: start + index) != expected {
+            throw error(.invalidLiteral, at: start, "invalid literal; expected true, false or null")
+        }
+        scanner.offset = start + literal.count
+    }
+
+    // MARK: Errors
+
+    private func error(_ code: VettedError.Code, at offset: Int, _ message: String, related: Int? = nil) -> VettedError {
+        VettedError(code, at: offset, in: source, path: currentPath(), message: message, relatedOffset: related)
+    }
+
+    /// The path of the value being read, built only when an error needs it.
+    private func currentPath() -> DocumentPath {
+        var components: [DocumentPath.Component] = []
+        for frame in frames where frame.count > 0 {
+            if !frame.isObject {
+                components.append(.index(frame.count - 1))
+            } else if frame.hasKey, keyRefs.indices.contains(frame.keyRefBase + frame.count - 1) {
+                let key = keyRefs[frame.keyRefBase + frame.count - 1]
+                let bytes = decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding)
+                components.append(.key(String(decoding: bytes, as: UTF8.self)))
+            }
+        }
+        return DocumentPath(components)
+    }
+
+    private func endOfInput(expecting what: String) -> VettedError {
+        guard let top = frames.last else {
+            return error(.unexpectedEndOfInput, at: scanner.count, "input ends where \(what) was expected")
+        }
+        if top.isObject {
+            return error(.unterminatedObject, at: top.start, "object is never closed; input ends where \(what) was expected")
+        }
+        return error(.unterminatedArray, at: top.start, "array is never closed; input ends where \(what) was expected")
+    }
+
+    private func unexpected(at offset: Int, expecting what: String) -> VettedError {
+        if offset >= scanner.count { return endOfInput(expecting: what) }
+        let byte = scanner.byte(at: offset)
+        let next = scanner.byte(at: offset + 1)
+        if byte == UInt8(ascii: "/"), next == UInt8(ascii: "/") || next == UInt8(ascii: "*") {
+            return error(.commentNotAllowed, at: offset, "comments are not allowed in JSON")
+        }
+        if byte == UInt8(ascii: "N") || byte == UInt8(ascii: "I") {
+            return error(.invalidLiteral, at: offset, "NaN and Infinity are not JSON numbers")
+        }
+        if byte == UInt8(ascii: "'") {
+            return error(.unexpectedCharacter, at: offset, "strings use double quotes, not single quotes")
+        }
+        return error(.unexpectedCharacter, at: offset, "unexpected \(describe(at: offset)); expected \(what)")
+    }
+
+    private func separatorError(at offset: Int, closer: UInt8) -> VettedError {
+        let byte = scanner.byte(at: offset)
+        let closerText = String(Character(Unicode.Scalar(closer)))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "-"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return error(.missingComma, at: offset, "expected ',' or '\(closerText)' before the next value")
+        default:
+            return unexpected(at: offset, expecting: "',' or '\(closerText)'")
+        }
+    }
+
+    private func keyError(at offset: Int) -> VettedError {
+        let byte = scanner.byte(at: offset)
+        if byte == UInt8(ascii: "/"), [UInt8(ascii: "/"), UInt8(ascii: "*")].contains(scanner.byte(at: offset + 1)) {
+            return error(.commentNotAllowed, at: offset, "comments are not allowed in JSON")
+        }
+        if byte == UInt8(ascii: "'") {
+            return error(.expectedKey, at: offset, "keys use double quotes, not single quotes")
+        }
+        return error(.expectedKey, at: offset, "expected a string key; found \(describe(at: offset))")
+    }
+
+    /// `'x'` for printable ASCII, else an escaped form; never more than one character of input.
+    private func describe(at offset: Int) -> String {
+        let byte = scanner.byte(at: offset)
+        if (0x21...0x7E).contains(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
+        let length = Swift.max(1, scanner.utf8SequenceLength(at: offset))
+        var bytes: [UInt8] = []
+        scanner.appendBytes(offset..<Swift.min(offset + length, scanner.count), to: &bytes)
+        return "'" + Excerpt.escape(String(decoding: bytes, as: UTF8.self), maximumBytes: 12) + "'"
+            + (scanner.utf8SequenceLength(at: offset) == 0 ? " (byte 0x\(Excerpt.hex(UInt32(byte), digits: 2)))" : "")
+    }
+}

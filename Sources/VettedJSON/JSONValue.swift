@@ -1,0 +1,93 @@
+/// An inert JSON value: data only, no behaviour, nothing it can make run.
+///
+/// Objects keep their members in document order; numbers keep their exact
+/// literal (see ``JSONNumber``), so a value read and written back loses nothing.
+///
+/// `description` prints compact, valid JSON.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+extension JSONValue {
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The boolean, if this is one.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The number, if this is one.
+    public var numberValue: JSONNumber? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The object, if this is one.
+    public var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// The member named `key`, if this is an object that has one.
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+
+    /// The element at `index`, if this is an array and `index` is in range.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
+    /// A name for the kind of value, for messages: `"null"`, `"bool"`, `"number"`, …
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON text.
+    public var description: String { JSONWriter(style: .compact).string(self) }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
+}

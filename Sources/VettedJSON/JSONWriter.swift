@@ -1,0 +1,127 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Writes a ``JSONValue`` as JSON text that ``JSONParser`` reads back to an equal value.
+///
+/// Members keep their order; numbers are written as their literal; strings
+/// escape `"`, `\`, control characters and U+2028/U+2029 (so the output is
+/// also safe inside JavaScript); everything else is written as UTF-8.
+public struct JSONWriter: Sendable {
+    public enum Style: Sendable, Hashable {
+        /// No whitespace at all.
+        case compact
+        /// One member per line, indented by `indent` spaces, `"key": value`.
+        case pretty(indent: Int)
+
+        /// Two-space indentation.
+        public static let pretty = Style.pretty(indent: 2)
+    }
+
+    public var style: Style
+
+    public init(style: Style = .compact) { self.style = style }
+
+    /// The UTF-8 bytes of `value`.
+    public func bytes(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        write(value, into: &output, level: 0)
+        return output
+    }
+
+    /// `value` as a String.
+    public func string(_ value: JSONValue) -> String { String(decoding: bytes(value), as: UTF8.self) }
+
+    /// `value` as Data.
+    public func data(_ value: JSONValue) -> Data { Data(bytes(value)) }
+
+    private var indentWidth: Int? {
+        if case .pretty(let indent) = style { return Swift.max(0, indent) }
+        return nil
+    }
+
+    private func newline(_ output: inout [UInt8], level: Int) {
+        guard let indentWidth else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indentWidth * level))
+    }
+
+    private func write(_ value: JSONValue, into output: inout [UInt8], level: Int) {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let number): output.append(contentsOf: number.literal.utf8)
+        case .string(let string): Self.writeString(string, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                newline(&output, level: level + 1)
+                write(element, into: &output, level: level + 1)
+            }
+            if !elements.isEmpty { newline(&output, level: level) }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in object.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                newline(&output, level: level + 1)
+                Self.writeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                if indentWidth != nil { output.append(UInt8(ascii: " ")) }
+                write(member.value, into: &output, level: level + 1)
+            }
+            if !object.isEmpty { newline(&output, level: level) }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func writeString(_ string: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        let utf8 = string.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x00..<0x20:
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            case 0xE2:
+                // U+2028 and U+2029 (E2 80 A8/A9) are escaped for JavaScript.
+                let next = utf8.index(after: index)
+                if next != utf8.endIndex, utf8[next] == 0x80 {
+                    let third = utf8.index(after: next)
+                    if third != utf8.endIndex, utf8[third] == 0xA8 || utf8[third] == 0xA9 {
+                        output.append(contentsOf: (utf8[third] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                        index = utf8.index(after: third)
+                        continue
+                    }
+                }
+                output.append(byte)
+            default:
+                output.append(byte)
+            }
+            index = utf8.index(after: index)
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// Compact (default) or pretty JSON text.
+    public func jsonString(_ style: JSONWriter.Style = .compact) -> String { JSONWriter(style: style).string(self) }
+    /// Compact (default) or pretty JSON as UTF-8 bytes.
+    public func jsonBytes(_ style: JSONWriter.Style = .compact) -> [UInt8] { JSONWriter(style: style).bytes(self) }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Vetted
+
+/// Prints errors as compiler-style text on standard error, or as JSON on standard output.
+struct Diagnostics {
+    let fileName: String
+    let format: DiagnosticFormat
+    let quiet: Bool
+
+    func report(_ error: any Error) {
+        guard !quiet else { return }
+        guard let error = error as? VettedError else {
+            writeError("\(fileName): error: \(error)\n")
+            return
+        }
+        switch format {
+        case .text: writeError(text(for: error))
+        case .json: writeOutput(JSONWriter(style: .compact).string(json(for: error)) + "\n")
+        }
+    }
+
+    func unreadable(_ error: any Error) {
+        guard !quiet else { return }
+        switch format {
+        case .text:
+            writeError("vet: cannot read \(fileName): \(error)\n")
+        case .json:
+            let value: JSONValue = [
+                "valid": false, "error": ["code": .string(VettedError.Code.unreadableInput.rawValue), "message": .string("\(error)")],
+            ]
+            writeOutput(value.jsonString() + "\n")
+        }
+    }
+
+    /// `file:L:C: error: message [code at path]`, the excerpt, a caret; and a note for a related place.
+    func text(for error: VettedError) -> String {
+        var place = fileName
+        if let location = error.location { place += ":\(location.line):\(location.column)" }
+        let detail = error.path.isEmpty ? error.code.rawValue : "\(error.code.rawValue) at \(error.path)"
+        var lines = ["\(place): error: \(error.message) [\(detail)]"]
+        if let excerpt = error.excerpt, !excerpt.text.isEmpty || error.offset != nil {
+            lines.append("    " + excerpt.text)
+            lines.append("    " + String(repeating: " ", count: excerpt.caret) + "^")
+        }
+        if let related = error.relatedOffset, let source = error.source {
+            let location = source.location(of: related)
+            lines.append("\(fileName):\(location.line):\(location.column): note: first seen here")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func json(for error: VettedError) -> JSONValue {
+        var object: JSONObject = [
+            "code": .string(error.code.rawValue),
+            "message": .string(error.message),
+            "path": .string(error.path.description),
+        ]
+        if let offset = error.offset { object["offset"] = .number(JSONNumber(offset)) }
+        if let location = error.location {
+            object["line"] = .number(JSONNumber(location.line))
+            object["column"] = .number(JSONNumber(location.column))
+        }
+        if let related = error.relatedOffset { object["relatedOffset"] = .number(JSONNumber(related)) }
+        if let excerpt = error.excerpt { object["excerpt"] = .string(excerpt.text) }
+        return ["valid": false, "file": .string(fileName), "error": .object(object)]
+    }
+
+    private func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    private func writeOutput(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+}

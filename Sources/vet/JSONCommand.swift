@@ -1,0 +1,115 @@
+public import ArgumentParser
+import Foundation
+import Vetted
+
+/// `vet json FILE|-`: validate JSON, print it or say exactly what is wrong.
+struct JSONCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "json",
+        abstract: "Validate a JSON document and print it, or report the first defect.",
+        discussion: """
+            Prints the document (pretty by default) when it is valid. When it is not, prints a
+            compiler-style diagnostic to standard error (file:line:column: error: …, the line, a
+            caret), or with --format json a machine-readable diagnostic to standard output.
+            Input is never echoed beyond a short, escaped excerpt.
+
+            Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
+            """
+    )
+
+    @Argument(help: "The JSON file to check, or - for standard input.")
+    var file: String
+
+    @Flag(help: "Print the value without whitespace.")
+    var compact = false
+
+    @Flag(help: "Print nothing; report through the exit code only.")
+    var quiet = false
+
+    @Option(help: "Diagnostic format: text (compiler style, on standard error) or json (on standard output).")
+    var format: DiagnosticFormat = .text
+
+    @OptionGroup var limitOptions: LimitOptions
+
+    @Option(help: "What to do with a repeated key: reject, first or last.")
+    var duplicateKeys: JSONParser.DuplicateKeyPolicy = .reject
+
+    @Flag(help: "Skip a leading UTF-8 byte order mark instead of rejecting it.")
+    var allowBOM = false
+
+    @Flag(help: "Replace invalid UTF-8 in strings with U+FFFD instead of rejecting it.")
+    var allowInvalidUTF8 = false
+
+    @Flag(help: "Replace unpaired \\u surrogate escapes with U+FFFD instead of rejecting them.")
+    var allowLoneSurrogates = false
+
+    func run() throws {
+        let limits = limitOptions.limits
+        let diagnostics = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: format, quiet: quiet)
+        let bytes: [UInt8]
+        do {
+            bytes = try InputReader.read(file, maxBytes: limits.maxInputBytes)
+        } catch let error as VettedError {
+            diagnostics.report(error)
+            throw ExitCode(1)
+        } catch {
+            diagnostics.unreadable(error)
+            throw ExitCode(74)
+        }
+        let parser = JSONParser(
+            limits: limits,
+            options: JSONParser.Options(
+                duplicateKeys: duplicateKeys, allowByteOrderMark: allowBOM,
+                allowInvalidUTF8: allowInvalidUTF8, allowLoneSurrogates: allowLoneSurrogates))
+        do {
+            if quiet {
+                try parser.validate(bytes)
+                return
+            }
+            let value = try parser.parse(bytes)
+            var output = JSONWriter(style: compact ? .compact : .pretty).bytes(value)
+            output.append(UInt8(ascii: "\n"))
+            FileHandle.standardOutput.write(Data(output))
+        } catch {
+            diagnostics.report(error)
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension JSONParser.DuplicateKeyPolicy: ExpressibleByArgument {}
+
+enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+/// The `--max-*` flags, one per limit, defaulting to ``Limits/default``.
+struct LimitOptions: ParsableArguments {
+    @Option(help: "Largest input in bytes.")
+    var maxBytes = Limits.default.maxInputBytes
+    @Option(help: "Deepest nesting of containers (at most \(Limits.depthCeiling)).")
+    var maxDepth = Limits.default.maxDepth
+    @Option(help: "Longest string in bytes.")
+    var maxStringBytes = Limits.default.maxStringBytes
+    @Option(help: "Most members in one array or object.")
+    var maxMembers = Limits.default.maxMembers
+    @Option(help: "Most values in the document.")
+    var maxValues = Limits.default.maxValues
+    @Option(help: "Longest number literal in bytes.")
+    var maxNumberLength = Limits.default.maxNumberLength
+
+    func validate() throws {
+        for (name, value) in [
+            ("--max-bytes", maxBytes), ("--max-depth", maxDepth), ("--max-string-bytes", maxStringBytes),
+            ("--max-members", maxMembers), ("--max-values", maxValues), ("--max-number-length", maxNumberLength),
+        ] where value < 0 {
+            throw ValidationError("\(name) must not be negative")
+        }
+    }
+
+    var limits: Limits {
+        Limits(
+            maxInputBytes: maxBytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes,
+            maxMembers: maxMembers, maxValues: maxValues, maxNumberLength: maxNumberLength)
+    }
+}
