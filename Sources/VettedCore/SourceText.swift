@@ -47,7 +47,7 @@ public struct SourceText: Sendable {
 
     /// 1-based line and column (in bytes) of `offset`; an offset past the end
     /// is placed just after the last byte.
-    public func location(of offset: Int) -> SourceLocation {
+    public func location(of offset: Int) -> LineColumn {
         let end = Swift.max(0, Swift.min(offset, count))
         var line = 1
         var lineStart = 0
@@ -57,7 +57,7 @@ public struct SourceText: Sendable {
                 lineStart = index + 1
             }
         }
-        return SourceLocation(line: line, column: end - lineStart + 1)
+        return LineColumn(line: line, column: end - lineStart + 1)
     }
 
     /// The escaped, capped excerpt of the line around `offset`.

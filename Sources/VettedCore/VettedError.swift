@@ -74,7 +74,7 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
     public var column: Int? { location?.column }
 
     /// Line and column of ``offset``, computed when asked: the fast path never pays for it.
-    public var location: SourceLocation? {
+    public var location: LineColumn? {
         guard let offset, let source else { return nil }
         return source.location(of: offset)
     }
@@ -108,7 +108,7 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A 1-based line and column.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct LineColumn: Sendable, Hashable, CustomStringConvertible {
     public var line: Int
     public var column: Int
 

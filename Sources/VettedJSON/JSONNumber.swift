@@ -23,6 +23,10 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// A number from a literal in JSON's grammar; `nil` for anything else.
     public init?(literal: String) {
+        // The parser would skip surrounding whitespace; a literal has none.
+        guard let first = literal.utf8.first, let last = literal.utf8.last,
+            first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10, last &- UInt8(ascii: "0") < 10
+        else { return nil }
         guard case .number(let number) = try? JSONParser(limits: .unlimited).parse(literal) else { return nil }
         self = number
     }

@@ -5,7 +5,7 @@
 /// the same members in any order: `{"a":1,"b":2} == {"b":2,"a":1}`.
 public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConvertible {
     /// One `"key": value` pair.
-    public struct Member: Sendable, Hashable {
+    public struct Member: Sendable, Equatable {
         public var key: String
         public var value: JSONValue
 
@@ -55,29 +55,47 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
 
 extension JSONObject: Hashable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        guard lhs.members.count == rhs.members.count else { return false }
-        // Fast path: same keys in the same order.
-        if lhs.members.elementsEqual(rhs.members, by: { $0.key == $1.key }) {
-            return lhs.members.elementsEqual(rhs.members, by: { $0.value == $1.value })
-        }
-        return lhs.grouped == rhs.grouped
+        JSONValue.object(lhs) == JSONValue.object(rhs)
     }
 
-    /// Values per key, in order: equality that ignores member order but not
-    /// the order among members sharing a key.
-    private var grouped: [String: [JSONValue]] {
-        Dictionary(grouping: members, by: \.key).mapValues { $0.map(\.value) }
+    /// The values to compare pairwise for equality, or `nil` when the keys
+    /// already differ. Member order is ignored; the order among members that
+    /// share a key is not.
+    func memberPairs(with other: JSONObject) -> [(JSONValue, JSONValue)]? {
+        guard members.count == other.members.count else { return nil }
+        // Fast path: same keys in the same order.
+        if members.elementsEqual(other.members, by: { $0.key == $1.key }) {
+            return Array(zip(members.lazy.map(\.value), other.members.lazy.map(\.value)))
+        }
+        let mine = Dictionary(grouping: members.indices, by: { members[$0].key })
+        let theirs = Dictionary(grouping: other.members.indices, by: { other.members[$0].key })
+        guard mine.count == theirs.count else { return nil }
+        var pairs: [(JSONValue, JSONValue)] = []
+        pairs.reserveCapacity(members.count)
+        for (key, indices) in mine {
+            guard let otherIndices = theirs[key], otherIndices.count == indices.count else { return nil }
+            for (index, otherIndex) in zip(indices, otherIndices) {
+                pairs.append((members[index].value, other.members[otherIndex].value))
+            }
+        }
+        return pairs
     }
 
     public func hash(into hasher: inout Hasher) {
-        // Order-independent: a sum of per-member hashes.
+        hash(into: &hasher, levels: 3)
+    }
+
+    /// Order-independent (a sum of per-member hashes) and depth-bounded.
+    func hash(into hasher: inout Hasher, levels: Int) {
+        hasher.combine(members.count)
+        guard levels > 0 else { return }
         var sum = 0
         for member in members {
             var memberHasher = Hasher()
-            memberHasher.combine(member)
+            memberHasher.combine(member.key)
+            member.value.hash(into: &memberHasher, levels: levels - 1)
             sum &+= memberHasher.finalize()
         }
-        hasher.combine(members.count)
         hasher.combine(sum)
     }
 }

@@ -4,7 +4,7 @@
 /// literal (see ``JSONNumber``), so a value read and written back loses nothing.
 ///
 /// `description` prints compact, valid JSON.
-public enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -89,5 +89,66 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
+}
+
+extension JSONValue: Hashable {
+    /// Hashes at most a few levels deep: equal values still hash alike, and
+    /// hashing can never recurse as deep as the value nests.
+    public func hash(into hasher: inout Hasher) {
+        hash(into: &hasher, levels: 3)
+    }
+
+    func hash(into hasher: inout Hasher, levels: Int) {
+        switch self {
+        case .null:
+            hasher.combine(0)
+        case .bool(let flag):
+            hasher.combine(1)
+            hasher.combine(flag)
+        case .number(let number):
+            hasher.combine(2)
+            hasher.combine(number)
+        case .string(let string):
+            hasher.combine(3)
+            hasher.combine(string)
+        case .array(let elements):
+            hasher.combine(4)
+            hasher.combine(elements.count)
+            guard levels > 0 else { return }
+            for element in elements { element.hash(into: &hasher, levels: levels - 1) }
+        case .object(let object):
+            hasher.combine(5)
+            object.hash(into: &hasher, levels: levels)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Deep equality without recursion: objects compare as in ``JSONObject``
+    /// (member order ignored), numbers by literal.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        var pending: [(JSONValue, JSONValue)] = [(lhs, rhs)]
+        while let (left, right) = pending.popLast() {
+            switch (left, right) {
+            case (.null, .null):
+                continue
+            case (.bool(let a), .bool(let b)):
+                guard a == b else { return false }
+            case (.number(let a), .number(let b)):
+                guard a == b else { return false }
+            case (.string(let a), .string(let b)):
+                guard a == b else { return false }
+            case (.array(let a), .array(let b)):
+                guard a.count == b.count else { return false }
+                pending.append(contentsOf: zip(a, b))
+            case (.object(let a), .object(let b)):
+                guard let pairs = a.memberPairs(with: b) else { return false }
+                pending.append(contentsOf: pairs)
+            default:
+                return false
+            }
+        }
+        return true
     }
 }

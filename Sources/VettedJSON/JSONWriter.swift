@@ -48,33 +48,62 @@ public struct JSONWriter: Sendable {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indentWidth * level))
     }
 
-    private func write(_ value: JSONValue, into output: inout [UInt8], level: Int) {
-        switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .number(let number): output.append(contentsOf: number.literal.utf8)
-        case .string(let string): Self.writeString(string, into: &output)
-        case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(&output, level: level + 1)
-                write(element, into: &output, level: level + 1)
-            }
-            if !elements.isEmpty { newline(&output, level: level) }
-            output.append(UInt8(ascii: "]"))
-        case .object(let object):
-            output.append(UInt8(ascii: "{"))
-            for (index, member) in object.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(&output, level: level + 1)
-                Self.writeString(member.key, into: &output)
+    /// Pending work for the iterative writer (no recursion, so no depth can overflow the stack).
+    private enum Step {
+        case value(JSONValue, level: Int)
+        /// Before an element: a comma unless it is the first, then a line break.
+        case element(first: Bool, level: Int)
+        /// Before a member: as ``element``, then the key and a colon.
+        case key(String, first: Bool, level: Int)
+        case close(UInt8, level: Int)
+    }
+
+    private func write(_ root: JSONValue, into output: inout [UInt8], level rootLevel: Int) {
+        var steps: [Step] = [.value(root, level: rootLevel)]
+        while let step = steps.popLast() {
+            switch step {
+            case .element(let first, let level):
+                if !first { output.append(UInt8(ascii: ",")) }
+                newline(&output, level: level)
+            case .key(let key, let first, let level):
+                if !first { output.append(UInt8(ascii: ",")) }
+                newline(&output, level: level)
+                Self.writeString(key, into: &output)
                 output.append(UInt8(ascii: ":"))
                 if indentWidth != nil { output.append(UInt8(ascii: " ")) }
-                write(member.value, into: &output, level: level + 1)
+            case .close(let bracket, let level):
+                newline(&output, level: level)
+                output.append(bracket)
+            case .value(let value, let level):
+                switch value {
+                case .null: output.append(contentsOf: "null".utf8)
+                case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+                case .number(let number): output.append(contentsOf: number.literal.utf8)
+                case .string(let string): Self.writeString(string, into: &output)
+                case .array(let elements):
+                    output.append(UInt8(ascii: "["))
+                    guard !elements.isEmpty else {
+                        output.append(UInt8(ascii: "]"))
+                        continue
+                    }
+                    steps.append(.close(UInt8(ascii: "]"), level: level))
+                    for (index, element) in elements.enumerated().reversed() {
+                        steps.append(.value(element, level: level + 1))
+                        steps.append(.element(first: index == 0, level: level + 1))
+                    }
+                case .object(let object):
+                    output.append(UInt8(ascii: "{"))
+                    guard !object.isEmpty else {
+                        output.append(UInt8(ascii: "}"))
+                        continue
+                    }
+                    steps.append(.close(UInt8(ascii: "}"), level: level))
+                    for (index, member) in object.members.enumerated().reversed() {
+                        steps.append(.value(member.value, level: level + 1))
+                        steps.append(.key(member.key, first: index == 0, level: level + 1))
+                    }
+                }
             }
-            if !object.isEmpty { newline(&output, level: level) }
-            output.append(UInt8(ascii: "}"))
         }
     }
 

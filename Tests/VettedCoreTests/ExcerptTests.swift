@@ -1,0 +1,85 @@
+import Testing
+import VettedCore
+
+@Suite struct ExcerptTests {
+    @Test func escapesControlBidiBackslashAndInvalidUTF8() {
+        let excerpt = Excerpt(before: [], after: [0x61, 0x0A, 0x1B, 0x5C, 0xFF] + Array("\u{202E}z".utf8))
+        #expect(excerpt.text == #"a\n\u{1B}\\\xFF\u{202E}z"#)
+        #expect(excerpt.caret == 0)
+    }
+
+    @Test func neverExceedsMaximumBytes() {
+        for length in [0, 1, 39, 40, 41, 200] {
+            let excerpt = Excerpt(before: Array(repeating: 0x07, count: length), after: Array(repeating: 0xFF, count: length))
+            #expect(excerpt.text.utf8.count <= Excerpt.maximumBytes, "length \(length)")
+        }
+        #expect(Excerpt.escape(String(repeating: "é", count: 100)).utf8.count <= Excerpt.maximumBytes)
+    }
+
+    @Test func cutsAreMarkedAndWholeCharactersKept() {
+        let text = Excerpt.escape(String(repeating: "é", count: 100))
+        #expect(text.hasSuffix("…"))
+        #expect(text.dropLast().allSatisfy { $0 == "é" })
+    }
+
+    @Test func caretPointsAtTheOffsetAfterEscapedContext() {
+        let source = SourceText("{\"a\":\t@}")
+        let excerpt = source.excerpt(at: 6)
+        #expect(excerpt.text == #"{"a":\t@}"#)
+        #expect(excerpt.caret == 7)
+        #expect(Array(excerpt.text)[excerpt.caret] == "@")
+    }
+
+    @Test func contextStopsAtLineBreaks() {
+        let source = SourceText("first line\nsecond @ line")
+        let excerpt = source.excerpt(at: 18)
+        #expect(excerpt.text == "second @ line")
+        #expect(excerpt.caret == 7)
+    }
+}
+
+@Suite struct DocumentPathTests {
+    @Test(arguments: [
+        (DocumentPath(), "$"),
+        ([.index(3), .key("tags"), .index(1)], "$[3].tags[1]"),
+        ([.key("odd key")], #"$["odd key"]"#),
+        ([.key("say \"hi\"\n")], #"$["say \"hi\"\n"]"#),
+        ([.key("9lives")], #"$["9lives"]"#),
+        ([.key("")], #"$[""]"#),
+    ] as [(DocumentPath, String)])
+    func printsLikeJSONPath(path: DocumentPath, expected: String) {
+        #expect(path.description == expected)
+    }
+}
+
+@Suite struct VettedErrorTests {
+    @Test func lineAndColumnAreComputedFromTheSource() {
+        let error = VettedError(.duplicateKey, at: 14, in: SourceText("{\n  \"a\": 1,\n  \"a\": 2}"))
+        #expect(error.location == LineColumn(line: 3, column: 3))
+        #expect(error.droppingSource().location == nil)
+    }
+
+    @Test func equalityIsCodeOffsetAndPath() {
+        let a = VettedError(code: .duplicateKey, offset: 4, path: [.key("a")], message: "one")
+        let b = VettedError(code: .duplicateKey, offset: 4, path: [.key("a")], message: "two")
+        #expect(a == b)
+        #expect(a != VettedError(code: .duplicateKey, offset: 5, path: [.key("a")]))
+        #expect(a != VettedError(code: .trailingComma, offset: 4, path: [.key("a")]))
+    }
+
+    @Test func descriptionSaysWhatAndWhere() {
+        let error = VettedError(.trailingComma, at: 5, in: SourceText("[1,2,]"), path: [.index(1)], message: "trailing comma")
+        #expect(error.description == "trailingComma (at $[1], line 1, column 6, offset 5): trailing comma")
+    }
+
+    @Test func codesAreExtensible() {
+        let custom: VettedError.Code = "signatureMismatch"
+        #expect(custom.rawValue == "signatureMismatch")
+        #expect(VettedError(code: custom).message == "signatureMismatch")
+    }
+
+    @Test func depthIsClampedToTheCeiling() {
+        #expect(Limits(maxDepth: .max).effectiveMaxDepth == Limits.depthCeiling)
+        #expect(Limits(maxDepth: -3).effectiveMaxDepth == 0)
+    }
+}
