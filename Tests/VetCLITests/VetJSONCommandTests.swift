@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import Vetted
+
+/// Runs the built `vet` and checks its output and exit code.
+struct Vet {
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// `vet` is built beside the test bundle.
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("vet")
+    }()
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vet-test-\(UUID().uuidString).json")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+}
+
+@Suite(.serialized) struct VetJSONCommandTests {
+    @Test func validSampleIsPrettyPrintedWithExitZero() throws {
+        let sample = Vet.repositoryRoot.appendingPathComponent("Samples/listings.json").path
+        let result = try Vet.run(["json", sample])
+        #expect(result.status == 0)
+        let printed = try JSONParser().parse(result.stdout)
+        let original = try JSONParser().parse(Data(contentsOf: URL(fileURLWithPath: sample)))
+        #expect(printed == original)
+        #expect(result.stdout.hasPrefix("[\n  {\n    \"id\": 1,"))
+    }
+
+    @Test func compactPrintsOneLine() throws {
+        let result = try Vet.run(["json", "--compact", "-"], stdin: Array("{ \"a\" : [ 1 , 2 ] }".utf8))
+        #expect(result.status == 0)
+        #expect(result.stdout == "{\"a\":[1,2]}\n")
+    }
+
+    @Test func invalidInputGivesACompilerStyleDiagnosticAndExitOne() throws {
+        let path = try Vet.temporaryFile(Array("{\"id\": 1,\n \"id\": 2}".utf8))
+        let result = try Vet.run(["json", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr == """
+                \(path):2:2: error: duplicate key "id" (first at offset 1, again at offset 11) [duplicateKey at $.id]
+                     "id": 2}
+                     ^
+                \(path):1:2: note: first seen here
+
+                """)
+    }
+
+    @Test func jsonDiagnosticsAreMachineReadable() throws {
+        let result = try Vet.run(["json", "--format", "json", "-"], stdin: Array("[1,\n2,]".utf8))
+        #expect(result.status == 1)
+        let diagnostic = try JSONParser().parse(result.stdout)
+        #expect(diagnostic["valid"] == false)
+        #expect(diagnostic["file"] == "<stdin>")
+        #expect(diagnostic["error"]?["code"] == "trailingComma")
+        #expect(diagnostic["error"]?["offset"] == 5)
+        #expect(diagnostic["error"]?["line"] == 2)
+        #expect(diagnostic["error"]?["column"] == 2)
+        #expect(diagnostic["error"]?["path"] == "$[1]")
+    }
+
+    @Test func quietPrintsNothing() throws {
+        let valid = try Vet.run(["json", "--quiet", "-"], stdin: Array("[1]".utf8))
+        #expect(valid.status == 0)
+        #expect(valid.stdout.isEmpty && valid.stderr.isEmpty)
+        let invalid = try Vet.run(["json", "--quiet", "-"], stdin: Array("[1".utf8))
+        #expect(invalid.status == 1)
+        #expect(invalid.stdout.isEmpty && invalid.stderr.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--max-bytes", "3"], "[1,2]", "inputSizeLimitExceeded"),
+        (["--max-depth", "1"], "[[1]]", "depthLimitExceeded"),
+        (["--max-string-bytes", "2"], "[\"abc\"]", "stringLengthLimitExceeded"),
+        (["--max-members", "1"], "[1,2]", "memberLimitExceeded"),
+        (["--max-values", "2"], "[1,2]", "valueLimitExceeded"),
+        (["--max-number-length", "2"], "[123]", "numberLengthLimitExceeded"),
+        ([], "{\"a\":1,\"a\":2}", "duplicateKey"),
+    ])
+    func everyLimitHasAFlag(flags: [String], input: String, code: String) throws {
+        let result = try Vet.run(["json", "--format", "json"] + flags + ["-"], stdin: Array(input.utf8))
+        #expect(result.status == 1)
+        #expect(try JSONParser().parse(result.stdout)["error"]?["code"] == .string(code))
+    }
+
+    @Test func oversizeFileIsRefusedFromItsSize() throws {
+        let path = try Vet.temporaryFile(Array(repeating: UInt8(ascii: " "), count: 4096))
+        let result = try Vet.run(["json", "--format", "json", "--max-bytes", "100", path])
+        #expect(result.status == 1)
+        #expect(try JSONParser().parse(result.stdout)["error"]?["code"] == "inputSizeLimitExceeded")
+    }
+
+    @Test func duplicateKeyPolicies() throws {
+        let input = Array("{\"a\":1,\"a\":2}".utf8)
+        #expect(try Vet.run(["json", "--compact", "--duplicate-keys", "first", "-"], stdin: input).stdout == "{\"a\":1}\n")
+        #expect(try Vet.run(["json", "--compact", "--duplicate-keys", "last", "-"], stdin: input).stdout == "{\"a\":2}\n")
+    }
+
+    @Test func relaxingFlags() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[]".utf8)
+        #expect(try Vet.run(["json", "--quiet", "-"], stdin: bom).status == 1)
+        #expect(try Vet.run(["json", "--quiet", "--allow-bom", "-"], stdin: bom).status == 0)
+        let latin1: [UInt8] = [0x5B, 0x22, 0xE9, 0x22, 0x5D]
+        #expect(try Vet.run(["json", "--quiet", "-"], stdin: latin1).status == 1)
+        #expect(try Vet.run(["json", "--compact", "--allow-invalid-utf8", "-"], stdin: latin1).stdout == "[\"\u{FFFD}\"]\n")
+        let lone = Array("[\"\\ud800\"]".utf8)
+        #expect(try Vet.run(["json", "--quiet", "--allow-lone-surrogates", "-"], stdin: lone).status == 0)
+    }
+
+    @Test func usageErrorsExitSixtyFour() throws {
+        #expect(try Vet.run(["json"]).status == 64)
+        #expect(try Vet.run(["json", "--max-depth", "deep", "-"]).status == 64)
+        #expect(try Vet.run(["json", "--max-depth", "-1", "-"]).status == 64)
+        #expect(try Vet.run(["json", "--duplicate-keys", "sometimes", "-"]).status == 64)
+    }
+
+    @Test func unreadableInputExitsSeventyFour() throws {
+        let missing = try Vet.run(["json", "/nonexistent/vetted/file.json"])
+        #expect(missing.status == 74)
+        #expect(missing.stderr.contains("cannot read"))
+        #expect(try Vet.run(["json", FileManager.default.temporaryDirectory.path]).status == 74)
+    }
+
+    @Test func diagnosticsEscapeHostileInput() throws {
+        let hostile: [UInt8] = Array("[\"ok\", \u{1B}[31mred".utf8) + [0xFF]
+        let result = try Vet.run(["json", "-"], stdin: hostile)
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(result.stderr.contains("\\u{1B}[31mred\\xFF"))
+    }
+
+    @Test func deeplyNestedInputIsADiagnosticNotACrash() throws {
+        let result = try Vet.run(["json", "--max-depth", "100000", "-"], stdin: Array(repeating: UInt8(ascii: "["), count: 100_000))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("depthLimitExceeded"))
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds a libFuzzer target with address sanitizer and runs it.
+#   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
+# Targets: json. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+set -euo pipefail
+
+target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
+seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
+shift 2
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+case "$target" in
+  json) modules=(VettedCore VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
+  *) echo "unknown fuzz target: $target (known: json)" >&2; exit 64 ;;
+esac
+
+build="$root/.build-fuzz/$target"
+mkdir -p "$build" "$build/corpus" "$root/Fuzz/artifacts"
+flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g -I "$build")
+
+for module in "${modules[@]}"; do
+  swiftc "${flags[@]}" -wmo -module-name "$module" -emit-module -emit-module-path "$build/$module.swiftmodule" \
+    -c "$root"/Sources/"$module"/*.swift -o "$build/$module.o"
+done
+objects=()
+for module in "${modules[@]}"; do objects+=("$build/$module.o"); done
+swiftc "${flags[@]}" -module-name "Fuzz_$target" "$entry" "${objects[@]}" -o "$build/fuzz-$target"
+
+# Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
+corpora=("$build/corpus" "$root/Fuzz/seeds/$target")
+[ "$target" = json ] && corpora+=("$root/Samples")
+shared="$root/../shared/fixtures/JSONTestSuite/test_parsing"
+[ "$target" = json ] && [ -d "$shared" ] && corpora+=("$shared")
+
+echo "fuzzing $target for $seconds s"
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$build/fuzz-$target" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+  -artifact_prefix="$root/Fuzz/artifacts/$target-" "$@" "${corpora[@]}"
