@@ -16,13 +16,15 @@ import Foundation
 ///
 /// Reads outside the input yield 0 (never a trap); callers tell a real NUL
 /// from the end by ``isAtEnd``.
-@safe
-package struct ByteScanner {
-    private let buffer: UnsafeBufferPointer<UInt8>
+/// Public only as SPI (`@_spi(Scanning)`), so that its hot paths inline into
+/// the format modules; no client can create one (the initializer is fileprivate).
+@safe @frozen @_spi(Scanning)
+public struct ByteScanner {
+    @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
     /// Number of input bytes.
-    package let count: Int
+    public let count: Int
     /// Current position; may equal ``count`` (the end).
-    package var offset: Int = 0
+    public var offset: Int = 0
 
     fileprivate init(buffer: UnsafeBufferPointer<UInt8>) {
         unsafe self.buffer = buffer
@@ -30,32 +32,32 @@ package struct ByteScanner {
     }
 
     /// Caller guarantees `0 <= index < count`.
-    @inline(__always)
-    private func load(_ index: Int) -> UInt8 {
+    @inlinable @inline(__always)
+    func load(_ index: Int) -> UInt8 {
         unsafe buffer[index]
     }
 
     /// Caller guarantees `0 <= index` and `count - index >= 8`.
-    @inline(__always)
-    private func loadWord(_ index: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    func loadWord(_ index: Int) -> UInt64 {
         unsafe UnsafeRawBufferPointer(buffer).loadUnaligned(fromByteOffset: index, as: UInt64.self)
     }
 
-    package var isAtEnd: Bool { offset >= count }
+    @inlinable public var isAtEnd: Bool { offset >= count }
 
     /// The byte at `index`, or 0 outside the input.
-    @inline(__always)
-    package func byte(at index: Int) -> UInt8 {
+    @inlinable @inline(__always)
+    public func byte(at index: Int) -> UInt8 {
         index >= 0 && index < count ? load(index) : 0
     }
 
     /// The byte at ``offset``, or 0 at the end.
-    @inline(__always)
-    package var current: UInt8 { byte(at: offset) }
+    @inlinable @inline(__always)
+    public var current: UInt8 { byte(at: offset) }
 
     /// Skips JSON whitespace: space, tab, line feed, carriage return.
-    @inline(__always)
-    package mutating func skipWhitespace() {
+    @inlinable @inline(__always)
+    public mutating func skipWhitespace() {
         while offset >= 0, offset < count {
             switch load(offset) {
             case 0x20, 0x0A, 0x0D, 0x09: offset += 1
@@ -66,19 +68,25 @@ package struct ByteScanner {
 
     /// Skips string bytes that need no attention: stops at `"`, `\`, a control
     /// character, a non-ASCII byte, or the end. Eight bytes at a time.
-    @inline(__always)
-    package mutating func skipPlainStringBytes() {
+    @inlinable @inline(__always)
+    public mutating func skipPlainStringBytes() {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         while offset >= 0, count - offset >= 8 {
-            let word = loadWord(offset)
-            // A byte below 0x20 (valid test for thresholds up to 0x80).
-            let control = (word &- ones &* 0x20) & ~word & highBits
+            let word = UInt64(littleEndian: loadWord(offset))
+            // High bit set in each byte below 0x20, equal to '"' or '\', or >= 0x80.
+            // Borrows can flag bytes above a true match, never below one, so the
+            // lowest flagged byte is exactly the first byte that needs attention.
+            let control = (word &- ones &* 0x20) & ~word
             let quoteBits = word ^ (ones &* 0x22)
-            let quote = (quoteBits &- ones) & ~quoteBits & highBits
+            let quote = (quoteBits &- ones) & ~quoteBits
             let backslashBits = word ^ (ones &* 0x5C)
-            let backslash = (backslashBits &- ones) & ~backslashBits & highBits
-            if (control | quote | backslash | (word & highBits)) != 0 { break }
+            let backslash = (backslashBits &- ones) & ~backslashBits
+            let special = (control | quote | backslash | word) & highBits
+            if special != 0 {
+                offset += special.trailingZeroBitCount >> 3
+                return
+            }
             offset += 8
         }
         while offset >= 0, offset < count {
@@ -88,16 +96,32 @@ package struct ByteScanner {
         }
     }
 
+    /// The first (up to) eight bytes of `range`, zero-padded, little-endian:
+    /// with the length, an exact fingerprint of short keys.
+    @inlinable
+    public func prefixWord(_ range: Range<Int>) -> UInt64 {
+        guard range.lowerBound >= 0, range.upperBound <= count else { return 0 }
+        let length = range.count
+        if length >= 8 { return UInt64(littleEndian: loadWord(range.lowerBound)) }
+        if count - range.lowerBound >= 8 {
+            let word = UInt64(littleEndian: loadWord(range.lowerBound))
+            return word & ((1 << (UInt64(length) * 8)) &- 1)
+        }
+        var word: UInt64 = 0
+        for index in range.reversed() { word = word << 8 | UInt64(load(index)) }
+        return word
+    }
+
     /// Skips ASCII digits and returns how many.
-    @inline(__always)
-    package mutating func skipDigits() -> Int {
+    @inlinable @inline(__always)
+    public mutating func skipDigits() -> Int {
         let start = offset
         while offset >= 0, offset < count, load(offset) &- 0x30 < 10 { offset += 1 }
         return offset - start
     }
 
     /// Length of the well-formed UTF-8 sequence at `index`, or 0.
-    package func utf8SequenceLength(at index: Int) -> Int {
+    public func utf8SequenceLength(at index: Int) -> Int {
         UTF8Sequence.length(
             lead: byte(at: index), byte(at: index + 1), byte(at: index + 2), byte(at: index + 3))
     }
@@ -110,26 +134,35 @@ package struct ByteScanner {
 
     /// The bytes in `range` as a String (invalid UTF-8 becomes U+FFFD);
     /// empty if `range` is outside the input.
-    package func string(_ range: Range<Int>) -> String {
+    public func string(_ range: Range<Int>) -> String {
         guard contains(range) else { return "" }
         return unsafe String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
     }
 
     /// Appends the bytes in `range` to `output` (nothing if outside the input).
-    package func appendBytes(_ range: Range<Int>, to output: inout [UInt8]) {
+    public func appendBytes(_ range: Range<Int>, to output: inout [UInt8]) {
         guard contains(range) else { return }
         unsafe output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range]))
     }
 
     /// Whether two ranges of the input hold the same bytes.
-    package func bytesEqual(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+    public func bytesEqual(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
         guard lhs.count == rhs.count, contains(lhs), contains(rhs) else { return false }
-        return unsafe UnsafeBufferPointer(rebasing: buffer[lhs]).elementsEqual(
-            UnsafeBufferPointer(rebasing: buffer[rhs]))
+        var index = 0
+        let length = lhs.count
+        while length - index >= 8 {
+            if loadWord(lhs.lowerBound + index) != loadWord(rhs.lowerBound + index) { return false }
+            index += 8
+        }
+        while index < length {
+            if load(lhs.lowerBound + index) != load(rhs.lowerBound + index) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// FNV-1a hash of the bytes in `range`, continuing from `seed`.
-    package func hashBytes(_ range: Range<Int>, seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
+    public func hashBytes(_ range: Range<Int>, seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
         guard contains(range) else { return seed }
         var hash = seed
         for index in range {
@@ -139,7 +172,7 @@ package struct ByteScanner {
     }
 
     /// FNV-1a hash of `bytes`, equal to ``hashBytes(_:seed:)`` of the same bytes in the input.
-    package static func hash(_ bytes: [UInt8], seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
+    public static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes, seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
         var hash = seed
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
@@ -148,12 +181,12 @@ package struct ByteScanner {
     }
 
     /// FNV-1a offset basis.
-    package static let hashSeed: UInt64 = 0xCBF2_9CE4_8422_2325
+    public static let hashSeed: UInt64 = 0xCBF2_9CE4_8422_2325
 }
 
 extension SourceText {
     /// Runs `body` with a scanner over these bytes, valid only inside `body`.
-    package func withScanner<R>(_ body: (inout ByteScanner) -> R) -> R {
+    @_spi(Scanning) public func withScanner<R>(_ body: (inout ByteScanner) -> R) -> R {
         switch storage {
         case .bytes(let bytes):
             return unsafe bytes.withUnsafeBufferPointer { buffer in

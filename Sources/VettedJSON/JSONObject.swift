@@ -15,39 +15,60 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
         }
     }
 
+    /// The keys, in document order. Objects of the same shape parsed from
+    /// one document share this storage.
+    public private(set) var keys: [String]
+    /// The values, in document order (`values[i]` belongs to `keys[i]`).
+    public private(set) var values: [JSONValue]
+
+    public init(_ members: [Member] = []) {
+        keys = members.map(\.key)
+        values = members.map(\.value)
+    }
+
+    /// Parallel arrays of equal length (the parser's fast path).
+    init(keys: [String], values: [JSONValue]) {
+        self.keys = keys
+        self.values = values
+    }
+
     /// The members, in document order.
-    public private(set) var members: [Member]
+    public var members: [Member] {
+        zip(keys, values).map { Member(key: $0, value: $1) }
+    }
 
-    public init(_ members: [Member] = []) { self.members = members }
-
-    public var startIndex: Int { members.startIndex }
-    public var endIndex: Int { members.endIndex }
-    public subscript(position: Int) -> Member { members[position] }
-
-    /// The keys, in document order.
-    public var keys: [String] { members.map(\.key) }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { Swift.min(keys.count, values.count) }
+    public subscript(position: Int) -> Member { Member(key: keys[position], value: values[position]) }
 
     /// The value of the first member named `key`. Setting replaces that
     /// member's value in place, appends a new member, or (with `nil`) removes
     /// every member named `key`.
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get {
+            guard let index = keys.firstIndex(of: key), values.indices.contains(index) else { return nil }
+            return values[index]
+        }
         set {
             guard let newValue else {
-                members.removeAll { $0.key == key }
+                for index in keys.indices.reversed() where keys[index] == key {
+                    keys.remove(at: index)
+                    values.remove(at: index)
+                }
                 return
             }
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                members[index].value = newValue
+            if let index = keys.firstIndex(of: key) {
+                values[index] = newValue
             } else {
-                members.append(Member(key: key, value: newValue))
+                keys.append(key)
+                values.append(newValue)
             }
         }
     }
 
     /// The members as a dictionary (a later duplicate key wins).
     public var dictionary: [String: JSONValue] {
-        Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        Dictionary(zip(keys, values), uniquingKeysWith: { _, last in last })
     }
 
     public var description: String { JSONValue.object(self).description }
@@ -62,20 +83,21 @@ extension JSONObject: Hashable {
     /// already differ. Member order is ignored; the order among members that
     /// share a key is not.
     func memberPairs(with other: JSONObject) -> [(JSONValue, JSONValue)]? {
-        guard members.count == other.members.count else { return nil }
+        guard keys.count == other.keys.count, values.count == other.values.count else { return nil }
         // Fast path: same keys in the same order.
-        if members.elementsEqual(other.members, by: { $0.key == $1.key }) {
-            return Array(zip(members.lazy.map(\.value), other.members.lazy.map(\.value)))
+        if keys == other.keys {
+            return Array(zip(values, other.values))
         }
-        let mine = Dictionary(grouping: members.indices, by: { members[$0].key })
-        let theirs = Dictionary(grouping: other.members.indices, by: { other.members[$0].key })
+        let mine = Dictionary(grouping: keys.indices, by: { keys[$0] })
+        let theirs = Dictionary(grouping: other.keys.indices, by: { other.keys[$0] })
         guard mine.count == theirs.count else { return nil }
         var pairs: [(JSONValue, JSONValue)] = []
-        pairs.reserveCapacity(members.count)
+        pairs.reserveCapacity(values.count)
         for (key, indices) in mine {
             guard let otherIndices = theirs[key], otherIndices.count == indices.count else { return nil }
-            for (index, otherIndex) in zip(indices, otherIndices) {
-                pairs.append((members[index].value, other.members[otherIndex].value))
+            for (index, otherIndex) in zip(indices, otherIndices)
+            where values.indices.contains(index) && other.values.indices.contains(otherIndex) {
+                pairs.append((values[index], other.values[otherIndex]))
             }
         }
         return pairs
@@ -87,13 +109,13 @@ extension JSONObject: Hashable {
 
     /// Order-independent (a sum of per-member hashes) and depth-bounded.
     func hash(into hasher: inout Hasher, levels: Int) {
-        hasher.combine(members.count)
+        hasher.combine(keys.count)
         guard levels > 0 else { return }
         var sum = 0
-        for member in members {
+        for (key, value) in zip(keys, values) {
             var memberHasher = Hasher()
-            memberHasher.combine(member.key)
-            member.value.hash(into: &memberHasher, levels: levels - 1)
+            memberHasher.combine(key)
+            value.hash(into: &memberHasher, levels: levels - 1)
             sum &+= memberHasher.finalize()
         }
         hasher.combine(sum)

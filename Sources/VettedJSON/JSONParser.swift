@@ -3,7 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import VettedCore
+@_spi(Scanning) public import VettedCore
 
 /// The strict JSON parser: RFC 8259 by default, every limit enforced before
 /// allocating, every failure a ``VettedError`` with code, offset and path.

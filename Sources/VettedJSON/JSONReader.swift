@@ -1,4 +1,4 @@
-import VettedCore
+@_spi(Scanning) import VettedCore
 
 /// The parsing machine behind ``JSONParser``: one forward pass over the bytes
 /// with an explicit stack (never recursion), shared by parse and validate-only.
@@ -19,6 +19,10 @@ struct JSONReader {
     private var values: [JSONValue] = []
     /// Keys of members not yet placed in their object (parse mode).
     private var keys: [String] = []
+    /// The key arrays of recent objects, shared by later objects of the same shape.
+    private var shapes = ShapeCache()
+    /// Recently made short strings, to reuse instead of decoding again (parse mode).
+    private var stringCache = ShortStringCache()
     /// Keys of the open objects, for duplicate detection (both modes).
     private var keyRefs: [KeyRef] = []
     private var valueCount = 0
@@ -36,11 +40,19 @@ struct JSONReader {
         let keyRefBase: Int
         /// Whether the current member's key has been read.
         var hasKey = false
-        /// Key hash → index of its first member, built once an object is large.
-        var keyIndex: [UInt64: Int]?
-        /// (later member, first member with the same key), for keepFirst/keepLast.
-        var duplicates: [(later: Int, first: Int)] = []
+        /// Whether ``JSONReader/keyIndexes`` holds an index for this frame.
+        var isIndexed = false
+        /// Whether ``JSONReader/duplicates`` holds entries for this frame.
+        var hasDuplicates = false
     }
+
+    /// Per large object (by frame depth): key bytes → index of its first member.
+    /// Kept outside ``Frame`` so that frames stay trivial to copy.
+    /// Keyed by the full decoded key bytes: Swift's seeded hashing resists
+    /// engineered collisions, so a hostile object cannot make lookups quadratic.
+    private var keyIndexes: [Int: [[UInt8]: Int]] = [:]
+    /// (frame depth, later member, first member with the same key), for keepFirst/keepLast.
+    private var duplicates: [(depth: Int, later: Int, first: Int)] = []
 
     /// A key as a range of the input (its content, without quotes).
     private struct KeyRef {
@@ -48,7 +60,13 @@ struct JSONReader {
         let end: Int
         /// Escaped or repaired: compare decoded, not raw, bytes.
         let needsDecoding: Bool
-        let hash: UInt64
+        /// Length and first eight bytes of the decoded key: equal keys have
+        /// equal fingerprints, and for keys up to eight bytes the converse holds.
+        let length: Int
+        let prefix: UInt64
+
+        func mayEqual(_ other: KeyRef) -> Bool { length == other.length && prefix == other.prefix }
+        var isFullyFingerprinted: Bool { length <= 8 }
     }
 
     private struct StringToken {
@@ -126,20 +144,20 @@ struct JSONReader {
                 closeObject()
             case UInt8(ascii: "\""):
                 let token = try scanString()
-                if buildValues { values.append(.string(makeString(token))) }
+                if buildValues { emit(.string(makeString(token))) }
             case UInt8(ascii: "t"):
                 try readLiteral(Self.trueBytes, at: start)
-                if buildValues { values.append(.bool(true)) }
+                if buildValues { emit(.bool(true)) }
             case UInt8(ascii: "f"):
                 try readLiteral(Self.falseBytes, at: start)
-                if buildValues { values.append(.bool(false)) }
+                if buildValues { emit(.bool(false)) }
             case UInt8(ascii: "n"):
                 try readLiteral(Self.nullBytes, at: start)
-                if buildValues { values.append(.null) }
+                if buildValues { emit(.null) }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let end = try scanNumber()
                 if buildValues {
-                    values.append(.number(JSONNumber(validatedLiteral: scanner.string(start..<end))))
+                    emit(.number(JSONNumber(validatedLiteral: makeString(start..<end))))
                 }
             default:
                 throw unexpected(at: start, expecting: "a value")
@@ -227,47 +245,68 @@ struct JSONReader {
         scanner.offset += 1
     }
 
+    /// Places a finished value in the open container (or as the document).
+    @inline(__always)
+    private mutating func emit(_ value: JSONValue) {
+        values.append(value)
+    }
+
     private mutating func closeArray() {
         let frame = frames.removeLast()
         guard buildValues else { return }
+        if frame.valueBase == 0, frames.isEmpty {
+            // The outermost array owns the whole stack: hand it over, no copy.
+            let elements = values
+            values = []
+            emit(.array(elements))
+            return
+        }
         let elements = Array(values[frame.valueBase...])
         values.removeSubrange(frame.valueBase...)
-        values.append(.array(elements))
+        emit(.array(elements))
     }
 
     private mutating func closeObject() {
         let frame = frames.removeLast()
+        let depth = frames.count
         keyRefs.removeSubrange(frame.keyRefBase...)
+        if frame.isIndexed { keyIndexes[depth] = nil }
+        var repeated: [(later: Int, first: Int)] = []
+        if frame.hasDuplicates {
+            repeated = duplicates.filter { $0.depth == depth }.map { (later: $0.later, first: $0.first) }
+            duplicates.removeAll { $0.depth == depth }
+        }
         guard buildValues else { return }
-        let count = Swift.min(keys.count - frame.keyBase, values.count - frame.valueBase)
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(count)
-        for index in 0..<count {
-            members.append(JSONObject.Member(key: keys[frame.keyBase + index], value: values[frame.valueBase + index]))
-        }
-        if !frame.duplicates.isEmpty {
-            if options.duplicateKeys == .keepLast {
-                for pair in frame.duplicates where members.indices.contains(pair.first) && members.indices.contains(pair.later) {
-                    members[pair.first].value = members[pair.later].value
-                }
-            }
-            let dropped = Set(frame.duplicates.map(\.later))
-            members = members.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
-        }
+        var objectKeys = shapes.keys(matching: keys[frame.keyBase...])
+        var objectValues = Array(values[frame.valueBase...])
         keys.removeSubrange(frame.keyBase...)
         values.removeSubrange(frame.valueBase...)
-        values.append(.object(JSONObject(members)))
+        if !repeated.isEmpty {
+            if options.duplicateKeys == .keepLast {
+                for pair in repeated where objectValues.indices.contains(pair.first) && objectValues.indices.contains(pair.later) {
+                    objectValues[pair.first] = objectValues[pair.later]
+                }
+            }
+            let dropped = Set(repeated.map(\.later))
+            objectKeys = objectKeys.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+            objectValues = objectValues.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        }
+        emit(.object(JSONObject(keys: objectKeys, values: objectValues)))
     }
 
     // MARK: Keys
 
     private func keyRef(for token: StringToken) -> KeyRef {
         let needsDecoding = token.hasEscapes || token.needsRepair
-        let hash =
-            needsDecoding
-            ? ByteScanner.hash(decodedKeyBytes(start: token.start, end: token.end, needsDecoding: true))
-            : scanner.hashBytes(token.start..<token.end)
-        return KeyRef(start: token.start, end: token.end, needsDecoding: needsDecoding, hash: hash)
+        guard needsDecoding else {
+            return KeyRef(
+                start: token.start, end: token.end, needsDecoding: false, length: token.end - token.start,
+                prefix: scanner.prefixWord(token.start..<token.end))
+        }
+        let bytes = decodedKeyBytes(start: token.start, end: token.end, needsDecoding: true)
+        var prefix: UInt64 = 0
+        for byte in bytes.prefix(8).reversed() { prefix = prefix << 8 | UInt64(byte) }
+        return KeyRef(start: token.start, end: token.end, needsDecoding: true, length: bytes.count, prefix: prefix)
     }
 
     private func decodedKeyBytes(start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
@@ -283,7 +322,8 @@ struct JSONReader {
     }
 
     private func keysEqual(_ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
-        guard lhs.hash == rhs.hash else { return false }
+        guard lhs.mayEqual(rhs) else { return false }
+        if lhs.isFullyFingerprinted { return true }
         if !lhs.needsDecoding, !rhs.needsDecoding {
             return scanner.bytesEqual(lhs.start..<lhs.end, rhs.start..<rhs.end)
         }
@@ -296,31 +336,29 @@ struct JSONReader {
         let base = frames[top].keyRefBase
         let index = keyRefs.count - base
         var first: Int?
-        if let keyIndex = frames[top].keyIndex {
-            if let candidate = keyIndex[key.hash] {
-                if keysEqual(keyRefs[base + candidate], key) {
-                    first = candidate
-                } else {
-                    // A hash collision: fall back to a scan.
-                    first = (0..<index).first { keysEqual(keyRefs[base + $0], key) }
-                }
-            }
+        if frames[top].isIndexed {
+            let bytes = decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding)
+            first = keyIndexes[top]?[bytes]
+            if first == nil { keyIndexes[top]?[bytes] = index }
         } else {
             for candidate in 0..<index where keysEqual(keyRefs[base + candidate], key) {
                 first = candidate
                 break
             }
+            if index + 1 > Self.linearKeySearchLimit {
+                var keyIndex: [[UInt8]: Int] = [:]
+                for position in 0..<index {
+                    let other = keyRefs[base + position]
+                    let bytes = decodedKeyBytes(start: other.start, end: other.end, needsDecoding: other.needsDecoding)
+                    if keyIndex[bytes] == nil { keyIndex[bytes] = position }
+                }
+                let bytes = decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding)
+                if keyIndex[bytes] == nil { keyIndex[bytes] = index }
+                keyIndexes[top] = keyIndex
+                frames[top].isIndexed = true
+            }
         }
         keyRefs.append(key)
-        if frames[top].keyIndex != nil {
-            if frames[top].keyIndex?[key.hash] == nil { frames[top].keyIndex?[key.hash] = index }
-        } else if index + 1 > Self.linearKeySearchLimit {
-            var keyIndex: [UInt64: Int] = [:]
-            for position in 0...index where keyIndex[keyRefs[base + position].hash] == nil {
-                keyIndex[keyRefs[base + position].hash] = position
-            }
-            frames[top].keyIndex = keyIndex
-        }
         guard let first else { return }
         let firstQuote = keyRefs[base + first].start - 1
         switch options.duplicateKeys {
@@ -332,7 +370,8 @@ struct JSONReader {
                 "duplicate key \"\(name)\" (first at offset \(firstQuote), again at offset \(quote))",
                 related: firstQuote)
         case .keepFirst, .keepLast:
-            frames[top].duplicates.append((later: index, first: first))
+            duplicates.append((depth: top, later: index, first: first))
+            frames[top].hasDuplicates = true
         }
     }
 
@@ -461,10 +500,19 @@ struct JSONReader {
 
     /// The string's value: straight from the input when it has no escapes.
     private mutating func makeString(_ token: StringToken) -> String {
-        guard token.hasEscapes else { return scanner.string(token.start..<token.end) }
+        guard token.hasEscapes else { return makeString(token.start..<token.end) }
         scratch.removeAll(keepingCapacity: true)
         decodeContent(start: token.start, end: token.end, into: &scratch)
         return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// Unescaped bytes as a String; short ones come from the cache when they repeat.
+    @inline(__always)
+    private mutating func makeString(_ range: Range<Int>) -> String {
+        guard range.count <= ShortStringCache.maximumLength else { return scanner.string(range) }
+        let low = scanner.prefixWord(range)
+        let high = range.count > 8 ? scanner.prefixWord((range.lowerBound + 8)..<range.upperBound) : 0
+        return stringCache.string(length: range.count, low: low, high: high) { scanner.string(range) }
     }
 
     /// Unescapes already-validated string content into `output`.
@@ -657,5 +705,59 @@ struct JSONReader {
         scanner.appendBytes(offset..<Swift.min(offset + length, scanner.count), to: &bytes)
         return "'" + Excerpt.escape(String(decoding: bytes, as: UTF8.self), maximumBytes: 12) + "'"
             + (scanner.utf8SequenceLength(at: offset) == 0 ? " (byte 0x\(Excerpt.hex(UInt32(byte), digits: 2)))" : "")
+    }
+}
+
+/// A small direct-mapped cache of strings of up to 16 bytes, keyed by their
+/// exact bytes (length and two little-endian words), so repeated keys and
+/// short values are not decoded again. Bounded: a hostile document can only
+/// make it miss.
+struct ShortStringCache {
+    static let maximumLength = 16
+    private static let slots = 256
+
+    private struct Entry {
+        var length = -1
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var string = ""
+    }
+
+    private var entries = [Entry](repeating: Entry(), count: ShortStringCache.slots)
+
+    @inline(__always)
+    mutating func string(length: Int, low: UInt64, high: UInt64, make: () -> String) -> String {
+        var mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(length)) &* 0xBF58_476D_1CE4_E5B9
+        mixed ^= mixed >> 32
+        let slot = Int(truncatingIfNeeded: mixed) & (Self.slots - 1)
+        if entries[slot].length == length, entries[slot].low == low, entries[slot].high == high {
+            return entries[slot].string
+        }
+        let string = make()
+        entries[slot] = Entry(length: length, low: low, high: high, string: string)
+        return string
+    }
+}
+
+/// The key arrays of the last few object shapes: consecutive objects with the
+/// same keys in the same order (rows of a table, items of a list) share one
+/// array instead of each holding a copy.
+struct ShapeCache {
+    private static let capacity = 8
+    private var shapes: [[String]] = []
+    private var next = 0
+
+    mutating func keys(matching candidate: ArraySlice<String>) -> [String] {
+        for shape in shapes where shape.elementsEqual(candidate) {
+            return shape
+        }
+        let shape = Array(candidate)
+        if shapes.count < Self.capacity {
+            shapes.append(shape)
+        } else {
+            shapes[next] = shape
+            next = (next + 1) % Self.capacity
+        }
+        return shape
     }
 }

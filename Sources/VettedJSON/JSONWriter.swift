@@ -98,9 +98,9 @@ public struct JSONWriter: Sendable {
                         continue
                     }
                     steps.append(.close(UInt8(ascii: "}"), level: level))
-                    for (index, member) in object.members.enumerated().reversed() {
-                        steps.append(.value(member.value, level: level + 1))
-                        steps.append(.key(member.key, first: index == 0, level: level + 1))
+                    for index in object.indices.reversed() {
+                        steps.append(.value(object.values[index], level: level + 1))
+                        steps.append(.key(object.keys[index], first: index == 0, level: level + 1))
                     }
                 }
             }

@@ -1,0 +1,83 @@
+/// A deterministic corpus of listings in the shape of the talk's "Sell My Old
+/// Junk" API: `id`, `name`, `description`, `price` (a string), `sold`, `url`,
+/// `tags`, `created`, `last_updated`. Some text is non-ASCII, some has
+/// escapes, some has surrogate-pair escapes, as real data does.
+public enum ListingsCorpus {
+    /// A JSON array of listings of at least `bytes` bytes (one listing per
+    /// line); the same `seed` always gives the same bytes.
+    public static func generate(bytes target: Int, seed: UInt64 = 1) -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        var output: [UInt8] = Array("[\n".utf8)
+        output.reserveCapacity(target + 1024)
+        var id = 1
+        while output.count < target {
+            if id > 1 { output.append(contentsOf: ",\n".utf8) }
+            output.append(contentsOf: listing(id: id, random: &random).utf8)
+            id += 1
+        }
+        output.append(contentsOf: "\n]\n".utf8)
+        return output
+    }
+
+    static let things = [
+        "Guitar", "Espresso machine", "Road bike", "Bookshelf", "Vinyl records", "Desk lamp", "Camera",
+        "Vélo de course", "Kaffeemühle", "Лампа", "カメラ", "Sofa", "Ukulele", "Snowboard", "Keyboard",
+    ]
+    static let adjectives = ["barely used", "like new", "vintage", "well loved", "refurbished", "a bit scratched", "très bon état"]
+    static let phrases = [
+        "Comes with the original box.", "Pick-up only, \\\"downtown\\\".", "Price is firm \\u2014 no lowballs.",
+        "Smoke-free home \\ud83c\\udfe0.", "Works perfectly\\nNo returns.", "Tested last week ✓.",
+        "Includes a 12\\\" cable \\/ adapter.", "Great for beginners \\ud83c\\udfb8!", "Ärger-frei, sofort abholbar.",
+    ]
+    static let tags = ["music", "instruments", "kitchen", "sports", "outdoors", "books", "home", "photo", "vintage", "électronique"]
+
+    static func listing(id: Int, random: inout SplitMix64) -> String {
+        let name = things[random.below(things.count)] + " " + adjectives[random.below(adjectives.count)]
+        var description = ""
+        for index in 0..<(1 + random.below(4)) {
+            if index > 0 { description += " " }
+            description += phrases[random.below(phrases.count)]
+        }
+        let price = "\(1 + random.below(2_000)).\(random.below(10))\(random.below(10))"
+        let tagList = (0..<(1 + random.below(3))).map { _ in "\"" + tags[random.below(tags.count)] + "\"" }
+        let created = 1_500_000_000 + random.below(100_000_000)
+        let updated = created + random.below(10_000_000)
+        return """
+            {"id":\(id),"name":"\(name)","description":"\(description)","price":"\(price)",\
+            "sold":\(random.below(2) == 0 ? "false" : "true"),"url":"https://junk.example.com/listings/\(id)",\
+            "tags":[\(tagList.joined(separator: ","))],"created":"\(iso8601(created))","last_updated":"\(iso8601(updated))"}
+            """
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` for seconds since 1970 (proleptic Gregorian, UTC).
+    static func iso8601(_ seconds: Int) -> String {
+        var days = seconds / 86_400
+        let secondOfDay = seconds % 86_400
+        // Civil-from-days (Howard Hinnant's algorithm).
+        days += 719_468
+        let era = days / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPart = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
+        let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+}
+
+/// SplitMix64: small, fast and reproducible everywhere.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import Vetted
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Measure Vetted against its Foundation peer on the same bytes, in one process.",
+        discussion: """
+            Each subcommand checks that both sides produce the same result, warms up, times
+            alternating runs and prints one line per measurement:
+              name<TAB>MB/s<TAB>ratio
+            where ratio = Vetted throughput / Foundation throughput ("-" on the peer's own line).
+            Build in release: swift run -c release --package-path Benchmarks compare …
+            """,
+        subcommands: [JSONThroughput.self, JSONMemory.self])
+}
+
+/// Timing helpers shared by the subcommands.
+enum Timing {
+    /// Median seconds of `runs` timed calls of each body, alternating bodies
+    /// so that noise hits every side alike, after `warmup` untimed calls each.
+    static func medians(runs: Int, warmup: Int, _ bodies: [() throws -> Void]) throws -> [Double] {
+        for _ in 0..<warmup { for body in bodies { try body() } }
+        var samples = Array(repeating: [Double](), count: bodies.count)
+        let clock = ContinuousClock()
+        for _ in 0..<runs {
+            for (index, body) in bodies.enumerated() {
+                let elapsed = try clock.measure { try body() }
+                samples[index].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
+        }
+        return samples.map { $0.sorted()[$0.count / 2] }
+    }
+
+    static func line(_ name: String, bytes: Int, seconds: Double, peerSeconds: Double?) -> String {
+        let throughput = Double(bytes) / seconds / 1e6
+        let ratio = peerSeconds.map { String(format: "%.2f", $0 / seconds) } ?? "-"
+        return "\(name)\t\(String(format: "%.1f", throughput))\t\(ratio)"
+    }
+}
+
+struct JSONThroughput: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "json",
+        abstract: "JSON → values: vetted.parse, vetted.validate-only, foundation.JSONSerialization.")
+
+    @Argument(help: "A JSON file (for example from make-listings).")
+    var file: String
+
+    @Option(help: "Timed runs per side.")
+    var runs = 15
+
+    func run() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let parser = JSONParser(limits: Limits(maxInputBytes: Int.max))
+
+        // Check before timing: both sides must read the same document.
+        let ours = try parser.parse(data)
+        let theirs = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        let canonicalOurs = try JSONSerialization.data(
+            withJSONObject: try JSONSerialization.jsonObject(with: Data(ours.jsonBytes()), options: [.fragmentsAllowed]),
+            options: [.sortedKeys, .fragmentsAllowed])
+        let canonicalTheirs = try JSONSerialization.data(withJSONObject: theirs, options: [.sortedKeys, .fragmentsAllowed])
+        guard canonicalOurs == canonicalTheirs else { throw ValidationError("Vetted and Foundation read different values") }
+        try parser.validate(data)
+
+        let medians = try Timing.medians(runs: runs, warmup: 2, [
+            { _ = try parser.parse(data) },
+            { try parser.validate(data) },
+            { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) },
+        ])
+        print(Timing.line("vetted.parse", bytes: data.count, seconds: medians[0], peerSeconds: medians[2]))
+        print(Timing.line("vetted.validate-only", bytes: data.count, seconds: medians[1], peerSeconds: medians[2]))
+        print(Timing.line("foundation.JSONSerialization", bytes: data.count, seconds: medians[2], peerSeconds: nil))
+    }
+}
+
+/// Peak memory of one parse, each side in a fresh child process.
+struct JSONMemory: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "json-memory",
+        abstract: "Peak resident memory of parsing FILE once, as a multiple of its size.",
+        discussion: "Prints name<TAB>MiB<TAB>×input for vetted.parse and foundation.JSONSerialization.")
+
+    @Argument var file: String
+    @Option(help: .hidden) var child: String?
+
+    func run() throws {
+        if let child {
+            // Peak RSS growth from before reading the file to after parsing it (input included).
+            let before = Self.peakResidentBytes()
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            if child == "vetted" {
+                let value = try JSONParser(limits: Limits(maxInputBytes: Int.max)).parse(data)
+                withExtendedLifetime(value) {}
+            } else {
+                let value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                withExtendedLifetime(value) {}
+            }
+            print(Self.peakResidentBytes() - before)
+            return
+        }
+        let size = Double(try Data(contentsOf: URL(fileURLWithPath: file)).count)
+        for (name, side) in [("vetted.parse", "vetted"), ("foundation.JSONSerialization", "foundation")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+            process.arguments = ["json-memory", file, "--child", side]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard let bytes = Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw ValidationError("child \(side) failed")
+            }
+            print("\(name).peak-memory\t\(String(format: "%.1f", bytes / 1_048_576))\t\(String(format: "%.2f", bytes / size))")
+        }
+    }
+
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024
+    }
+}
