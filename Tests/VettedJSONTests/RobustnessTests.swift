@@ -130,7 +130,7 @@ import VettedJSON
         let seed = SeededGenerator.seed(for: "randomValuesAgreeWithJSONSerialization")
         var generator = SeededGenerator(seed: seed)
         for iteration in 0..<200 {
-            let value = RandomJSON.value(depth: 0, using: &generator)
+            let value = RandomJSON.value(depth: 0, maxExponent: 200, using: &generator)
             let data = Data(value.jsonBytes())
             let foundation = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             let reserialized = try JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed, .sortedKeys])
@@ -143,31 +143,36 @@ import VettedJSON
 }
 
 enum RandomJSON {
-    static func value(depth: Int, using generator: inout SeededGenerator) -> JSONValue {
+    /// `maxExponent` bounds number exponents; 200 keeps every number inside
+    /// `Double`'s range, as Foundation requires.
+    static func value(depth: Int, maxExponent: Int = 300, using generator: inout SeededGenerator) -> JSONValue {
         let choice = Int.random(in: 0..<(depth >= 5 ? 4 : 6), using: &generator)
         switch choice {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))
-        case 2: return .number(number(using: &generator))
+        case 2: return .number(number(maxExponent: maxExponent, using: &generator))
         case 3: return .string(string(using: &generator))
         case 4:
-            return .array((0..<Int.random(in: 0...5, using: &generator)).map { _ in value(depth: depth + 1, using: &generator) })
+            return .array(
+                (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                    value(depth: depth + 1, maxExponent: maxExponent, using: &generator)
+                })
         default:
             var object = JSONObject()
             for _ in 0..<Int.random(in: 0...5, using: &generator) {
-                object[string(using: &generator)] = value(depth: depth + 1, using: &generator)
+                object[string(using: &generator)] = value(depth: depth + 1, maxExponent: maxExponent, using: &generator)
             }
             return .object(object)
         }
     }
 
-    static func number(using generator: inout SeededGenerator) -> JSONNumber {
+    static func number(maxExponent: Int, using generator: inout SeededGenerator) -> JSONNumber {
         var literal = Bool.random(using: &generator) ? "-" : ""
         literal += Bool.random(using: &generator) ? "0" : String(UInt64.random(in: 1...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator))
         if Bool.random(using: &generator) { literal += "." + String(UInt32.random(in: 0...999_999, using: &generator)) }
         if Int.random(in: 0..<4, using: &generator) == 0 {
             literal += ["e", "E", "e+", "e-"].randomElement(using: &generator) ?? "e"
-            literal += String(Int.random(in: 0...300, using: &generator))
+            literal += String(Int.random(in: 0...maxExponent, using: &generator))
         }
         return JSONNumber(literal: literal) ?? JSONNumber(0)
     }
