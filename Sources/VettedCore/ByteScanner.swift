@@ -3,8 +3,11 @@
 //   those checks the index against `count` first;
 // - the buffer pointer is private and never leaves this file;
 // - a `ByteScanner` is created only inside `SourceText.withScanner`, which
-//   keeps the bytes alive for the whole closure; the scanner is `package`, so
-//   no client can make or keep one.
+//   keeps the bytes alive for the whole closure; its initializer is fileprivate,
+//   so no client can make one;
+// - `Array.movingTail` moves initialized elements into uninitialized storage of
+//   exactly their count and refills the vacated slots before the array is
+//   shortened, so every slot is initialized exactly once when it is destroyed.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -94,6 +97,23 @@ public struct ByteScanner {
             if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { return }
             offset += 1
         }
+    }
+
+    /// The offset of the first backslash in `range`, or `range.upperBound`.
+    /// Eight bytes at a time.
+    @inlinable
+    public func firstBackslash(in range: Range<Int>) -> Int {
+        guard range.lowerBound >= 0, range.upperBound <= count else { return range.upperBound }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var index = range.lowerBound
+        while range.upperBound - index >= 8 {
+            let bits = UInt64(littleEndian: loadWord(index)) ^ (ones &* 0x5C)
+            let found = (bits &- ones) & ~bits & (ones &* 0x80)
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < range.upperBound, load(index) != 0x5C { index += 1 }
+        return index
     }
 
     /// The first (up to) eight bytes of `range`, zero-padded, little-endian:
@@ -199,5 +219,30 @@ extension SourceText {
                 return body(&scanner)
             }
         }
+    }
+}
+
+extension Array {
+    /// Moves the elements from `start` to the end into a new array, without
+    /// copying (no retain/release per element), and shortens this array to
+    /// `start` elements. `filler` briefly takes the moved elements' places;
+    /// pass a value that is trivial to destroy. Out-of-range `start` moves nothing.
+    @inlinable @_spi(Scanning)
+    public mutating func movingTail(from start: Int, leaving filler: Element) -> [Element] {
+        guard start >= 0, start < count else { return [] }
+        let moved = count - start
+        var tail = unsafe [Element](unsafeUninitializedCapacity: moved) { destination, initialized in
+            initialized = 0
+            unsafe withUnsafeMutableBufferPointer { source in
+                guard let from = source.baseAddress, let to = destination.baseAddress else { return }
+                unsafe to.moveInitialize(from: from + start, count: moved)
+                unsafe (from + start).initialize(repeating: filler, count: moved)
+                initialized = moved
+            }
+        }
+        // Only if nothing could be moved (no storage), fall back to copying.
+        if tail.isEmpty { tail = Array(self[start...]) }
+        removeLast(moved)
+        return tail
     }
 }

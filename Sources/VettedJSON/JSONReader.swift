@@ -44,6 +44,9 @@ struct JSONReader {
         var isIndexed = false
         /// Whether ``JSONReader/duplicates`` holds entries for this frame.
         var hasDuplicates = false
+        /// One bit per key fingerprint seen: a key whose bit is clear is new,
+        /// so most keys skip the scan for an earlier equal key.
+        var keyBloom: UInt64 = 0
     }
 
     /// Per large object (by frame depth): key bytes → index of its first member.
@@ -66,6 +69,11 @@ struct JSONReader {
         let prefix: UInt64
 
         func mayEqual(_ other: KeyRef) -> Bool { length == other.length && prefix == other.prefix }
+        /// Equal keys have equal bits (a function of the fingerprint only).
+        var bloomBit: Int {
+            let mixed = (prefix ^ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15
+            return Int(truncatingIfNeeded: mixed >> 58)
+        }
         var isFullyFingerprinted: Bool { length <= 8 }
     }
 
@@ -261,9 +269,7 @@ struct JSONReader {
             emit(.array(elements))
             return
         }
-        let elements = Array(values[frame.valueBase...])
-        values.removeSubrange(frame.valueBase...)
-        emit(.array(elements))
+        emit(.array(values.movingTail(from: frame.valueBase, leaving: .null)))
     }
 
     private mutating func closeObject() {
@@ -278,9 +284,8 @@ struct JSONReader {
         }
         guard buildValues else { return }
         var objectKeys = shapes.keys(matching: keys[frame.keyBase...])
-        var objectValues = Array(values[frame.valueBase...])
         keys.removeSubrange(frame.keyBase...)
-        values.removeSubrange(frame.valueBase...)
+        var objectValues = values.movingTail(from: frame.valueBase, leaving: .null)
         if !repeated.isEmpty {
             if options.duplicateKeys == .keepLast {
                 for pair in repeated where objectValues.indices.contains(pair.first) && objectValues.indices.contains(pair.later) {
@@ -316,7 +321,7 @@ struct JSONReader {
             return bytes
         }
         var bytes: [UInt8] = []
-        decodeContent(start: start, end: end, into: &bytes)
+        Self.decodeContent(scanner, start: start, end: end, into: &bytes)
         // Repaired UTF-8 compares as its String does.
         return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
@@ -341,10 +346,14 @@ struct JSONReader {
             first = keyIndexes[top]?[bytes]
             if first == nil { keyIndexes[top]?[bytes] = index }
         } else {
-            for candidate in 0..<index where keysEqual(keyRefs[base + candidate], key) {
-                first = candidate
-                break
+            let bit: UInt64 = 1 << (key.bloomBit & 63)
+            if frames[top].keyBloom & bit != 0 {
+                for candidate in 0..<index where keysEqual(keyRefs[base + candidate], key) {
+                    first = candidate
+                    break
+                }
             }
+            frames[top].keyBloom |= bit
             if index + 1 > Self.linearKeySearchLimit {
                 var keyIndex: [[UInt8]: Int] = [:]
                 for position in 0..<index {
@@ -473,7 +482,9 @@ struct JSONReader {
         return 6 - 3
     }
 
-    private func hex4(at offset: Int) -> UInt32? {
+    private func hex4(at offset: Int) -> UInt32? { Self.hex4(scanner, at: offset) }
+
+    private static func hex4(_ scanner: ByteScanner, at offset: Int) -> UInt32? {
         var value: UInt32 = 0
         for index in offset..<(offset + 4) {
             let byte = scanner.byte(at: index)
@@ -501,9 +512,15 @@ struct JSONReader {
     /// The string's value: straight from the input when it has no escapes.
     private mutating func makeString(_ token: StringToken) -> String {
         guard token.hasEscapes else { return makeString(token.start..<token.end) }
-        scratch.removeAll(keepingCapacity: true)
-        decodeContent(start: token.start, end: token.end, into: &scratch)
-        return String(decoding: scratch, as: UTF8.self)
+        // Borrow the buffer out of self: passing `&scratch` to a method of
+        // self would make Swift copy the whole reader.
+        var buffer: [UInt8] = []
+        swap(&buffer, &scratch)
+        buffer.removeAll(keepingCapacity: true)
+        Self.decodeContent(scanner, start: token.start, end: token.end, into: &buffer)
+        let string = String(decoding: buffer, as: UTF8.self)
+        swap(&buffer, &scratch)
+        return string
     }
 
     /// Unescaped bytes as a String; short ones come from the cache when they repeat.
@@ -512,16 +529,19 @@ struct JSONReader {
         guard range.count <= ShortStringCache.maximumLength else { return scanner.string(range) }
         let low = scanner.prefixWord(range)
         let high = range.count > 8 ? scanner.prefixWord((range.lowerBound + 8)..<range.upperBound) : 0
-        return stringCache.string(length: range.count, low: low, high: high) { scanner.string(range) }
+        let slot = ShortStringCache.slot(length: range.count, low: low, high: high)
+        if let cached = stringCache.string(in: slot, length: range.count, low: low, high: high) { return cached }
+        let string = scanner.string(range)
+        stringCache.store(string, in: slot, length: range.count, low: low, high: high)
+        return string
     }
 
     /// Unescapes already-validated string content into `output`.
-    private func decodeContent(start: Int, end: Int, into output: inout [UInt8]) {
+    private static func decodeContent(_ scanner: ByteScanner, start: Int, end: Int, into output: inout [UInt8]) {
         var index = start
         while index < end {
             guard scanner.byte(at: index) == UInt8(ascii: "\\") else {
-                var runEnd = index + 1
-                while runEnd < end, scanner.byte(at: runEnd) != UInt8(ascii: "\\") { runEnd += 1 }
+                let runEnd = scanner.firstBackslash(in: index..<end)
                 scanner.appendBytes(index..<runEnd, to: &output)
                 index = runEnd
                 continue
@@ -535,11 +555,11 @@ struct JSONReader {
             case UInt8(ascii: "r"): output.append(0x0D)
             case UInt8(ascii: "t"): output.append(0x09)
             case UInt8(ascii: "u"):
-                var scalar = hex4(at: index) ?? 0xFFFD
+                var scalar = Self.hex4(scanner, at: index) ?? 0xFFFD
                 index += 4
                 if (0xD800...0xDBFF).contains(scalar) {
                     if scanner.byte(at: index) == UInt8(ascii: "\\"), scanner.byte(at: index + 1) == UInt8(ascii: "u"),
-                        let low = hex4(at: index + 2), (0xDC00...0xDFFF).contains(low)
+                        let low = Self.hex4(scanner, at: index + 2), (0xDC00...0xDFFF).contains(low)
                     {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                         index += 6
@@ -726,16 +746,22 @@ struct ShortStringCache {
     private var entries = [Entry](repeating: Entry(), count: ShortStringCache.slots)
 
     @inline(__always)
-    mutating func string(length: Int, low: UInt64, high: UInt64, make: () -> String) -> String {
+    static func slot(length: Int, low: UInt64, high: UInt64) -> Int {
         var mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(length)) &* 0xBF58_476D_1CE4_E5B9
         mixed ^= mixed >> 32
-        let slot = Int(truncatingIfNeeded: mixed) & (Self.slots - 1)
-        if entries[slot].length == length, entries[slot].low == low, entries[slot].high == high {
-            return entries[slot].string
-        }
-        let string = make()
+        return Int(truncatingIfNeeded: mixed) & (slots - 1)
+    }
+
+    @inline(__always)
+    func string(in slot: Int, length: Int, low: UInt64, high: UInt64) -> String? {
+        let entry = entries[slot]
+        guard entry.length == length, entry.low == low, entry.high == high else { return nil }
+        return entry.string
+    }
+
+    @inline(__always)
+    mutating func store(_ string: String, in slot: Int, length: Int, low: UInt64, high: UInt64) {
         entries[slot] = Entry(length: length, low: low, high: high, string: string)
-        return string
     }
 }
 
@@ -746,16 +772,23 @@ struct ShapeCache {
     private static let capacity = 8
     private var shapes: [[String]] = []
     private var next = 0
+    private var lastHit = 0
 
     mutating func keys(matching candidate: ArraySlice<String>) -> [String] {
-        for shape in shapes where shape.elementsEqual(candidate) {
-            return shape
+        if shapes.indices.contains(lastHit), shapes[lastHit].elementsEqual(candidate) {
+            return shapes[lastHit]
+        }
+        for index in shapes.indices where shapes[index].elementsEqual(candidate) {
+            lastHit = index
+            return shapes[index]
         }
         let shape = Array(candidate)
         if shapes.count < Self.capacity {
             shapes.append(shape)
+            lastHit = shapes.count - 1
         } else {
             shapes[next] = shape
+            lastHit = next
             next = (next + 1) % Self.capacity
         }
         return shape

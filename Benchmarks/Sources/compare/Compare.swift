@@ -12,8 +12,9 @@ struct Compare: ParsableCommand {
         commandName: "compare",
         abstract: "Measure Vetted against its Foundation peer on the same bytes, in one process.",
         discussion: """
-            Each subcommand checks that both sides produce the same result, warms up, times
-            alternating runs and prints one line per measurement:
+            Each subcommand checks that both sides produce the same result, warms up, then
+            times the sides in turn (each timed run right after an untimed run of the same
+            side) and prints the median of each, one line per measurement:
               name<TAB>MB/s<TAB>ratio
             where ratio = Vetted throughput / Foundation throughput ("-" on the peer's own line).
             Build in release: swift run -c release --package-path Benchmarks compare …
@@ -23,14 +24,17 @@ struct Compare: ParsableCommand {
 
 /// Timing helpers shared by the subcommands.
 enum Timing {
-    /// Median seconds of `runs` timed calls of each body, alternating bodies
-    /// so that noise hits every side alike, after `warmup` untimed calls each.
+    /// Median seconds of `runs` timed calls of each body. Bodies take turns,
+    /// so that noise over time hits every side alike; each timed call follows
+    /// an untimed call of the same body, so that it starts from its own steady
+    /// state (allocator and caches) rather than from the other side's debris.
     static func medians(runs: Int, warmup: Int, _ bodies: [() throws -> Void]) throws -> [Double] {
         for _ in 0..<warmup { for body in bodies { try body() } }
         var samples = Array(repeating: [Double](), count: bodies.count)
         let clock = ContinuousClock()
         for _ in 0..<runs {
             for (index, body) in bodies.enumerated() {
+                try body()
                 let elapsed = try clock.measure { try body() }
                 samples[index].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             }
@@ -60,15 +64,7 @@ struct JSONThroughput: ParsableCommand {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let parser = JSONParser(limits: Limits(maxInputBytes: Int.max))
 
-        // Check before timing: both sides must read the same document.
-        let ours = try parser.parse(data)
-        let theirs = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        let canonicalOurs = try JSONSerialization.data(
-            withJSONObject: try JSONSerialization.jsonObject(with: Data(ours.jsonBytes()), options: [.fragmentsAllowed]),
-            options: [.sortedKeys, .fragmentsAllowed])
-        let canonicalTheirs = try JSONSerialization.data(withJSONObject: theirs, options: [.sortedKeys, .fragmentsAllowed])
-        guard canonicalOurs == canonicalTheirs else { throw ValidationError("Vetted and Foundation read different values") }
-        try parser.validate(data)
+        try Self.checkBothSidesAgree(on: data, parser: parser)
 
         let medians = try Timing.medians(runs: runs, warmup: 2, [
             { _ = try parser.parse(data) },
@@ -78,6 +74,21 @@ struct JSONThroughput: ParsableCommand {
         print(Timing.line("vetted.parse", bytes: data.count, seconds: medians[0], peerSeconds: medians[2]))
         print(Timing.line("vetted.validate-only", bytes: data.count, seconds: medians[1], peerSeconds: medians[2]))
         print(Timing.line("foundation.JSONSerialization", bytes: data.count, seconds: medians[2], peerSeconds: nil))
+    }
+}
+
+extension JSONThroughput {
+    /// Checked before timing: both sides must read the same document. Runs in
+    /// its own scope so that none of its values are alive while timing.
+    static func checkBothSidesAgree(on data: Data, parser: JSONParser) throws {
+        let ours = try parser.parse(data)
+        let theirs = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        let canonicalOurs = try JSONSerialization.data(
+            withJSONObject: try JSONSerialization.jsonObject(with: Data(ours.jsonBytes()), options: [.fragmentsAllowed]),
+            options: [.sortedKeys, .fragmentsAllowed])
+        let canonicalTheirs = try JSONSerialization.data(withJSONObject: theirs, options: [.sortedKeys, .fragmentsAllowed])
+        guard canonicalOurs == canonicalTheirs else { throw ValidationError("Vetted and Foundation read different values") }
+        try parser.validate(data)
     }
 }
 
