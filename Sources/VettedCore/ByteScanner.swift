@@ -141,6 +141,7 @@ public struct ByteScanner {
     }
 
     /// Length of the well-formed UTF-8 sequence at `index`, or 0.
+    @inlinable
     public func utf8SequenceLength(at index: Int) -> Int {
         UTF8Sequence.length(
             lead: byte(at: index), byte(at: index + 1), byte(at: index + 2), byte(at: index + 3))

@@ -1,11 +1,12 @@
 /// Well-formed UTF-8, as in Unicode's table 3-7: no overlong forms, no
 /// surrogates, nothing above U+10FFFF.
-package enum UTF8Sequence {
+@_spi(Scanning) public enum UTF8Sequence {
     /// Length of the well-formed sequence starting with `lead` followed by
     /// `b1`, `b2`, `b3` (pass 0 for bytes past the end), or 0 if it is not
     /// well-formed.
     @inline(__always)
-    package static func length(lead: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) -> Int {
+    @inlinable
+    public static func length(lead: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) -> Int {
         @inline(__always) func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
         switch lead {
         case 0x00...0x7F:

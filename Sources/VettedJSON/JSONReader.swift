@@ -241,7 +241,7 @@ struct JSONReader {
         if scanner.isAtEnd { throw endOfInput(expecting: "a key") }
         guard scanner.current == UInt8(ascii: "\"") else { throw keyError(at: scanner.offset) }
         let token = try scanString()
-        let key = keyRef(for: token)
+        let key = Self.keyRef(scanner, for: token)
         frames[top].hasKey = true
         try register(key, quote: token.quote, in: top)
         if buildValues { keys.append(makeString(token)) }
@@ -301,20 +301,20 @@ struct JSONReader {
 
     // MARK: Keys
 
-    private func keyRef(for token: StringToken) -> KeyRef {
+    private static func keyRef(_ scanner: ByteScanner, for token: StringToken) -> KeyRef {
         let needsDecoding = token.hasEscapes || token.needsRepair
         guard needsDecoding else {
             return KeyRef(
                 start: token.start, end: token.end, needsDecoding: false, length: token.end - token.start,
                 prefix: scanner.prefixWord(token.start..<token.end))
         }
-        let bytes = decodedKeyBytes(start: token.start, end: token.end, needsDecoding: true)
+        let bytes = Self.decodedKeyBytes(scanner, start: token.start, end: token.end, needsDecoding: true)
         var prefix: UInt64 = 0
         for byte in bytes.prefix(8).reversed() { prefix = prefix << 8 | UInt64(byte) }
         return KeyRef(start: token.start, end: token.end, needsDecoding: true, length: bytes.count, prefix: prefix)
     }
 
-    private func decodedKeyBytes(start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
+    private static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
         guard needsDecoding else {
             var bytes: [UInt8] = []
             scanner.appendBytes(start..<end, to: &bytes)
@@ -326,14 +326,14 @@ struct JSONReader {
         return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 
-    private func keysEqual(_ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
+    private static func keysEqual(_ scanner: ByteScanner, _ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
         guard lhs.mayEqual(rhs) else { return false }
         if lhs.isFullyFingerprinted { return true }
         if !lhs.needsDecoding, !rhs.needsDecoding {
             return scanner.bytesEqual(lhs.start..<lhs.end, rhs.start..<rhs.end)
         }
-        return decodedKeyBytes(start: lhs.start, end: lhs.end, needsDecoding: lhs.needsDecoding)
-            == decodedKeyBytes(start: rhs.start, end: rhs.end, needsDecoding: rhs.needsDecoding)
+        return Self.decodedKeyBytes(scanner, start: lhs.start, end: lhs.end, needsDecoding: lhs.needsDecoding)
+            == Self.decodedKeyBytes(scanner, start: rhs.start, end: rhs.end, needsDecoding: rhs.needsDecoding)
     }
 
     /// Records the key of member `frames[top].count - 1`; applies the duplicate-key policy.
@@ -342,13 +342,13 @@ struct JSONReader {
         let index = keyRefs.count - base
         var first: Int?
         if frames[top].isIndexed {
-            let bytes = decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding)
+            let bytes = Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding)
             first = keyIndexes[top]?[bytes]
             if first == nil { keyIndexes[top]?[bytes] = index }
         } else {
             let bit: UInt64 = 1 << (key.bloomBit & 63)
             if frames[top].keyBloom & bit != 0 {
-                for candidate in 0..<index where keysEqual(keyRefs[base + candidate], key) {
+                for candidate in 0..<index where Self.keysEqual(scanner, keyRefs[base + candidate], key) {
                     first = candidate
                     break
                 }
@@ -358,10 +358,10 @@ struct JSONReader {
                 var keyIndex: [[UInt8]: Int] = [:]
                 for position in 0..<index {
                     let other = keyRefs[base + position]
-                    let bytes = decodedKeyBytes(start: other.start, end: other.end, needsDecoding: other.needsDecoding)
+                    let bytes = Self.decodedKeyBytes(scanner, start: other.start, end: other.end, needsDecoding: other.needsDecoding)
                     if keyIndex[bytes] == nil { keyIndex[bytes] = position }
                 }
-                let bytes = decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding)
+                let bytes = Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding)
                 if keyIndex[bytes] == nil { keyIndex[bytes] = index }
                 keyIndexes[top] = keyIndex
                 frames[top].isIndexed = true
@@ -373,7 +373,7 @@ struct JSONReader {
         switch options.duplicateKeys {
         case .reject:
             let name = Excerpt.escape(
-                String(decoding: decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding), as: UTF8.self))
+                String(decoding: Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding), as: UTF8.self))
             throw error(
                 .duplicateKey, at: quote,
                 "duplicate key \"\(name)\" (first at offset \(firstQuote), again at offset \(quote))",
@@ -446,7 +446,7 @@ struct JSONReader {
             scanner.offset += 2
             return 1
         case UInt8(ascii: "u"):
-            guard let unit = hex4(at: start + 2) else {
+            guard let unit = Self.hex4(scanner, at: start + 2) else {
                 throw error(.invalidUnicodeEscape, at: start, "\\u must be followed by four hexadecimal digits")
             }
             scanner.offset += 6
@@ -454,7 +454,7 @@ struct JSONReader {
             case 0xD800...0xDBFF:
                 if scanner.byte(at: scanner.offset) == UInt8(ascii: "\\"),
                     scanner.byte(at: scanner.offset + 1) == UInt8(ascii: "u"),
-                    let low = hex4(at: scanner.offset + 2), (0xDC00...0xDFFF).contains(low)
+                    let low = Self.hex4(scanner, at: scanner.offset + 2), (0xDC00...0xDFFF).contains(low)
                 {
                     scanner.offset += 6
                     return 12 - 4
@@ -481,8 +481,6 @@ struct JSONReader {
         }
         return 6 - 3
     }
-
-    private func hex4(at offset: Int) -> UInt32? { Self.hex4(scanner, at: offset) }
 
     private static func hex4(_ scanner: ByteScanner, at offset: Int) -> UInt32? {
         var value: UInt32 = 0
@@ -660,7 +658,7 @@ struct JSONReader {
                 components.append(.index(frame.count - 1))
             } else if frame.hasKey, keyRefs.indices.contains(frame.keyRefBase + frame.count - 1) {
                 let key = keyRefs[frame.keyRefBase + frame.count - 1]
-                let bytes = decodedKeyBytes(start: key.start, end: key.end, needsDecoding: key.needsDecoding)
+                let bytes = Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding)
                 components.append(.key(String(decoding: bytes, as: UTF8.self)))
             }
         }
