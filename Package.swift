@@ -25,8 +25,10 @@ let package = Package(
         .target(name: "VettedCore", swiftSettings: strictSettings),
         // The strict JSON parser, JSONValue and the writer.
         .target(name: "VettedJSON", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        // Binary and XML property lists, read and write.
+        .target(name: "VettedPlist", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage.
-        .target(name: "Vetted", dependencies: ["VettedCore", "VettedJSON"], swiftSettings: strictSettings),
+        .target(name: "Vetted", dependencies: ["VettedCore", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -37,6 +39,7 @@ let package = Package(
         ),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedPlistTests", dependencies: ["VettedPlist"], swiftSettings: strictSettings),
         .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
 // The umbrella module: `import Vetted` brings in every stage.
 @_exported public import VettedCore
 @_exported public import VettedJSON
+@_exported public import VettedPlist

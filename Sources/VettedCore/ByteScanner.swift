@@ -99,6 +99,32 @@ public struct ByteScanner {
         }
     }
 
+    /// Whether every byte in `range` is ASCII (below 0x80). Eight bytes at a time.
+    @inlinable
+    public func isASCII(_ range: Range<Int>) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= count else { return false }
+        var index = range.lowerBound
+        while range.upperBound - index >= 8 {
+            if loadWord(index) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < range.upperBound {
+            if load(index) >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The big-endian unsigned integer of `size` (1...8) bytes at `index`;
+    /// 0 outside the input (callers check bounds first).
+    @inlinable
+    public func bigEndianInteger(at index: Int, size: Int) -> UInt64 {
+        guard size >= 1, size <= 8, index >= 0, index <= count - size else { return 0 }
+        var value: UInt64 = 0
+        for position in index..<(index + size) { value = value << 8 | UInt64(load(position)) }
+        return value
+    }
+
     /// The offset of the first backslash in `range`, or `range.upperBound`.
     /// Eight bytes at a time.
     @inlinable

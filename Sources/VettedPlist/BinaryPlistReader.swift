@@ -1,0 +1,419 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+@_spi(Scanning) import VettedCore
+
+/// Reads `bplist00`. Everything is checked before it is used:
+///
+/// 1. The 32-byte trailer: sizes in 1...8, at least one object, the top object
+///    in range, the offset table inside the file, all with overflow-reporting
+///    arithmetic.
+/// 2. Every offset points into the object area; every object's extent (marker,
+///    length, payload, references) lies inside it; no two objects overlap.
+/// 3. Building the value is iterative: containers that contain themselves are
+///    `cyclicReference`; shared references are allowed, but every expansion
+///    counts against ``Limits/maxValues``, so a small file that expands
+///    exponentially fails fast; depth, members and string bytes are limited.
+struct BinaryPlistReader {
+    private let scanner: ByteScanner
+    private let source: SourceText
+    private let limits: Limits
+
+    private var offsetIntSize = 0
+    private var objectRefSize = 0
+    private var objectCount = 0
+    private var topObject = 0
+    private var offsetTableOffset = 0
+    private var offsets: [Int] = []
+
+    /// Trailer layout: 5 unused bytes, sort version, offset int size, object
+    /// ref size, object count (8), top object (8), offset table offset (8).
+    static let trailerSize = 32
+    static let headerSize = 8
+
+    init(scanner: ByteScanner, source: SourceText, limits: Limits) {
+        self.scanner = scanner
+        self.source = source
+        self.limits = limits
+    }
+
+    mutating func read() throws(VettedError) -> PlistValue {
+        try readTrailer()
+        try readOffsets()
+        try checkExtents()
+        return try materialize()
+    }
+
+    // MARK: Trailer and offsets
+
+    private mutating func readTrailer() throws(VettedError) {
+        let count = scanner.count
+        // Header, one object of at least one byte, one offset, trailer.
+        guard count >= Self.headerSize + 2 + Self.trailerSize else {
+            throw error(.invalidTrailer, at: count, "file is \(count) bytes: too short for a binary plist")
+        }
+        let trailer = count - Self.trailerSize
+        offsetIntSize = Int(scanner.byte(at: trailer + 6))
+        objectRefSize = Int(scanner.byte(at: trailer + 7))
+        guard (1...8).contains(offsetIntSize) else {
+            throw error(.invalidTrailer, at: trailer + 6, "offset size \(offsetIntSize) is not 1 to 8 bytes")
+        }
+        guard (1...8).contains(objectRefSize) else {
+            throw error(.invalidTrailer, at: trailer + 7, "object reference size \(objectRefSize) is not 1 to 8 bytes")
+        }
+        let rawCount = scanner.bigEndianInteger(at: trailer + 8, size: 8)
+        let rawTop = scanner.bigEndianInteger(at: trailer + 16, size: 8)
+        let rawTable = scanner.bigEndianInteger(at: trailer + 24, size: 8)
+        // Each object takes at least one byte, so a count above the file size is a lie.
+        guard rawCount >= 1, rawCount <= UInt64(count) else {
+            throw error(.invalidTrailer, at: trailer + 8, "object count \(rawCount) is impossible in \(count) bytes")
+        }
+        objectCount = Int(rawCount)
+        guard objectCount <= limits.maxValues else {
+            throw error(.valueLimitExceeded, at: trailer + 8, "\(objectCount) objects; the limit is \(limits.maxValues) values")
+        }
+        guard rawTop < rawCount else {
+            throw error(.invalidTrailer, at: trailer + 16, "top object \(rawTop) is not one of the \(rawCount) objects")
+        }
+        topObject = Int(rawTop)
+        // Invariant: the offset table lies between the first object and the trailer.
+        guard rawTable >= UInt64(Self.headerSize + 1), rawTable < UInt64(trailer) else {
+            throw error(.invalidTrailer, at: trailer + 24, "offset table offset \(rawTable) is outside the file")
+        }
+        offsetTableOffset = Int(rawTable)
+        let (tableSize, sizeOverflow) = objectCount.multipliedReportingOverflow(by: offsetIntSize)
+        let (tableEnd, endOverflow) = offsetTableOffset.addingReportingOverflow(tableSize)
+        guard !sizeOverflow, !endOverflow, tableEnd <= trailer else {
+            throw error(
+                .invalidTrailer, at: trailer + 24, "offset table of \(objectCount) × \(offsetIntSize) bytes runs into the trailer")
+        }
+    }
+
+    private mutating func readOffsets() throws(VettedError) {
+        offsets.reserveCapacity(objectCount)
+        for index in 0..<objectCount {
+            let position = offsetTableOffset + index * offsetIntSize
+            let offset = scanner.bigEndianInteger(at: position, size: offsetIntSize)
+            // Invariant: objects live between the header and the offset table.
+            guard offset >= UInt64(Self.headerSize), offset < UInt64(offsetTableOffset) else {
+                throw error(.offsetOutOfBounds, at: position, "object \(index) is at offset \(offset), outside the object area")
+            }
+            offsets.append(Int(offset))
+        }
+    }
+
+    // MARK: Object extents
+
+    /// What an object's marker says about it.
+    private struct ObjectHeader {
+        let marker: UInt8
+        /// Length from the marker (or its extended length): bytes, units or entries.
+        let length: Int
+        /// Offset of the payload (after the marker and any extended length).
+        let payload: Int
+        /// Offset just past the object.
+        let end: Int
+    }
+
+    /// Parses the marker of the object at `offset` and computes its extent,
+    /// checking that it ends inside the object area.
+    private func header(at offset: Int) throws(VettedError) -> ObjectHeader {
+        let marker = scanner.byte(at: offset)
+        let type = marker >> 4
+        let info = Int(marker & 0x0F)
+        var length = 0
+        var payload = offset + 1
+        var size = 0
+        switch type {
+        case 0x0:
+            guard [0x00, 0x08, 0x09, 0x0F].contains(marker) else { throw invalidMarker(marker, at: offset) }
+        case 0x1:
+            guard info <= 4 else { throw invalidMarker(marker, at: offset) }
+            size = 1 << info
+        case 0x2:
+            guard info == 2 || info == 3 else { throw invalidMarker(marker, at: offset) }
+            size = 1 << info
+        case 0x3:
+            guard marker == 0x33 else { throw invalidMarker(marker, at: offset) }
+            size = 8
+        case 0x4, 0x5, 0x6, 0xA, 0xC, 0xD:
+            (length, payload) = try extendedLength(info, at: offset)
+            let unit: Int
+            switch type {
+            case 0x4, 0x5: unit = 1
+            case 0x6: unit = 2
+            case 0xD: unit = 2 * objectRefSize
+            default: unit = objectRefSize
+            }
+            let (bytes, overflow) = length.multipliedReportingOverflow(by: unit)
+            guard !overflow else { throw truncated(at: offset) }
+            size = bytes
+        case 0x8:
+            guard info <= 7 else { throw invalidMarker(marker, at: offset) }
+            size = info + 1
+        default:
+            throw invalidMarker(marker, at: offset)
+        }
+        // Invariant: the object ends at or before the offset table.
+        let (end, overflow) = payload.addingReportingOverflow(size)
+        guard !overflow, end <= offsetTableOffset else { throw truncated(at: offset) }
+        return ObjectHeader(marker: marker, length: length, payload: payload, end: end)
+    }
+
+    /// The length in the low nibble, or (0xF) the integer object that follows.
+    private func extendedLength(_ info: Int, at offset: Int) throws(VettedError) -> (length: Int, payload: Int) {
+        guard info == 0x0F else { return (info, offset + 1) }
+        let lengthMarker = scanner.byte(at: offset + 1)
+        guard lengthMarker >> 4 == 0x1, lengthMarker & 0x0F <= 3 else {
+            throw error(.invalidObjectMarker, at: offset + 1, "extended length is not an integer of 1 to 8 bytes")
+        }
+        let size = 1 << Int(lengthMarker & 0x0F)
+        guard offset + 2 + size <= offsetTableOffset else { throw truncated(at: offset) }
+        let raw = scanner.bigEndianInteger(at: offset + 2, size: size)
+        // No length can exceed the file; this also keeps later products small.
+        guard raw <= UInt64(scanner.count) else { throw truncated(at: offset) }
+        return (Int(raw), offset + 2 + size)
+    }
+
+    /// Every object is well-formed and inside the object area, and no two overlap.
+    private func checkExtents() throws(VettedError) {
+        var extents: [(start: Int, end: Int)] = []
+        extents.reserveCapacity(objectCount)
+        for offset in offsets {
+            extents.append((offset, try header(at: offset).end))
+        }
+        extents.sort { $0.start < $1.start }
+        for index in extents.indices.dropFirst() where extents[index].start < extents[index - 1].end {
+            throw error(
+                .overlappingObjects, at: extents[index].start,
+                "object at offset \(extents[index].start) overlaps the object at offset \(extents[index - 1].start)",
+                related: extents[index - 1].start)
+        }
+    }
+
+    // MARK: Values
+
+    private struct Frame {
+        let object: Int
+        let isDictionary: Bool
+        let references: Int
+        let count: Int
+        var position = 0
+        let valueBase: Int
+        let keyBase: Int
+    }
+
+    private func reference(at position: Int) throws(VettedError) -> Int {
+        let raw = scanner.bigEndianInteger(at: position, size: objectRefSize)
+        guard raw < UInt64(objectCount) else {
+            throw error(.referenceOutOfBounds, at: position, "reference to object \(raw); there are \(objectCount)")
+        }
+        return Int(raw)
+    }
+
+    private mutating func materialize() throws(VettedError) -> PlistValue {
+        var frames: [Frame] = []
+        var values: [PlistValue] = []
+        var keys: [String] = []
+        var onPath = [Bool](repeating: false, count: objectCount)
+        var valueCount = 0
+        let maxDepth = limits.effectiveMaxDepth
+        var next: Int? = topObject
+        var path: () -> DocumentPath = { DocumentPath() }
+
+        while true {
+            if let object = next {
+                next = nil
+                valueCount += 1
+                let offset = offsets[object]
+                path = { Self.path(frames, keys) }
+                guard valueCount <= limits.maxValues else {
+                    throw error(.valueLimitExceeded, at: offset, "more than \(limits.maxValues) values (shared objects count each time they are used)", path: path())
+                }
+                let header = try header(at: offset)
+                switch header.marker >> 4 {
+                case 0xA, 0xC, 0xD:
+                    guard !onPath[object] else {
+                        throw error(.cyclicReference, at: offset, "container at offset \(offset) contains itself", path: path())
+                    }
+                    guard frames.count < maxDepth else {
+                        throw error(.depthLimitExceeded, at: offset, "nesting is deeper than the limit of \(maxDepth)", path: path())
+                    }
+                    guard header.length <= limits.maxMembers else {
+                        throw error(.memberLimitExceeded, at: offset, "container has \(header.length) members; the limit is \(limits.maxMembers)", path: path())
+                    }
+                    onPath[object] = true
+                    frames.append(
+                        Frame(
+                            object: object, isDictionary: header.marker >> 4 == 0xD, references: header.payload,
+                            count: header.length, valueBase: values.count, keyBase: keys.count))
+                default:
+                    values.append(try scalar(header, at: offset, path: path))
+                }
+            }
+            guard let top = frames.last else { break }
+            if top.position < top.count {
+                let index = frames.count - 1
+                let position = top.position
+                frames[index].position += 1
+                if top.isDictionary {
+                    let keyObject = try reference(at: top.references + position * objectRefSize)
+                    keys.append(try key(keyObject, path: Self.path(frames, keys)))
+                    next = try reference(at: top.references + (top.count + position) * objectRefSize)
+                } else {
+                    next = try reference(at: top.references + position * objectRefSize)
+                }
+                continue
+            }
+            frames.removeLast()
+            onPath[top.object] = false
+            let elements = Array(values[top.valueBase...])
+            values.removeSubrange(top.valueBase...)
+            if top.isDictionary {
+                let entries = zip(keys[top.keyBase...], elements).map { PlistDictionary.Entry(key: $0, value: $1) }
+                keys.removeSubrange(top.keyBase...)
+                values.append(.dictionary(PlistDictionary(entries)))
+            } else {
+                values.append(.array(elements))
+            }
+        }
+        guard let root = values.last else {
+            throw error(.invalidTrailer, at: scanner.count - Self.trailerSize, "no top object")
+        }
+        return root
+    }
+
+    private static func path(_ frames: [Frame], _ keys: [String]) -> DocumentPath {
+        DocumentPath(
+            frames.compactMap { frame -> DocumentPath.Component? in
+                guard frame.position > 0 else { return nil }
+                if frame.isDictionary {
+                    let index = frame.keyBase + frame.position - 1
+                    return keys.indices.contains(index) ? .key(keys[index]) : nil
+                }
+                return .index(frame.position - 1)
+            })
+    }
+
+    /// A dictionary key: must be a string object.
+    private func key(_ object: Int, path: DocumentPath) throws(VettedError) -> String {
+        let offset = offsets[object]
+        let header = try header(at: offset)
+        guard case .string(let key) = try scalar(header, at: offset, path: { path }) else {
+            throw error(.nonStringKey, at: offset, "dictionary key is not a string", path: path)
+        }
+        return key
+    }
+
+    private func scalar(_ header: ObjectHeader, at offset: Int, path: () -> DocumentPath) throws(VettedError) -> PlistValue {
+        let info = Int(header.marker & 0x0F)
+        switch header.marker >> 4 {
+        case 0x0:
+            switch header.marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default: throw error(.invalidObjectMarker, at: offset, "null and fill objects have no plist value", path: path())
+            }
+        case 0x1:
+            return .integer(try integer(size: 1 << info, at: header.payload, path: path))
+        case 0x2:
+            if info == 2 {
+                return .real(Double(Float(bitPattern: UInt32(scanner.bigEndianInteger(at: header.payload, size: 4)))))
+            }
+            return .real(Double(bitPattern: scanner.bigEndianInteger(at: header.payload, size: 8)))
+        case 0x3:
+            let seconds = Double(bitPattern: scanner.bigEndianInteger(at: header.payload, size: 8))
+            guard seconds.isFinite else { throw error(.invalidDate, at: offset, "date is not a finite number of seconds", path: path()) }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            try checkStringBytes(header.length, at: offset, path: path)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(header.length)
+            scanner.appendBytes(header.payload..<header.end, to: &bytes)
+            return .data(Data(bytes))
+        case 0x5:
+            try checkStringBytes(header.length, at: offset, path: path)
+            guard scanner.isASCII(header.payload..<header.end) else {
+                throw error(.invalidUTF8, at: offset, "ASCII string object holds a byte above 0x7F", path: path())
+            }
+            return .string(scanner.string(header.payload..<header.end))
+        case 0x6:
+            return .string(try utf16String(header, at: offset, path: path))
+        case 0x8:
+            return .uid(scanner.bigEndianInteger(at: header.payload, size: info + 1))
+        default:
+            throw invalidMarker(header.marker, at: offset)
+        }
+    }
+
+    private func integer(size: Int, at position: Int, path: () -> DocumentPath) throws(VettedError) -> PlistInteger {
+        switch size {
+        case 1, 2, 4:
+            return .signed(Int64(scanner.bigEndianInteger(at: position, size: size)))
+        case 8:
+            return .signed(Int64(bitPattern: scanner.bigEndianInteger(at: position, size: 8)))
+        default:
+            // 16 bytes, two's complement: representable when the high half is a sign extension.
+            let high = scanner.bigEndianInteger(at: position, size: 8)
+            let low = scanner.bigEndianInteger(at: position + 8, size: 8)
+            if high == 0 { return PlistInteger(low) }
+            if high == .max, low >= 1 << 63 { return .signed(Int64(bitPattern: low)) }
+            throw error(.integerOutOfRange, at: position - 1, "128-bit integer outside the 64-bit range", path: path())
+        }
+    }
+
+    private func checkStringBytes(_ bytes: Int, at offset: Int, path: () -> DocumentPath) throws(VettedError) {
+        guard bytes <= limits.maxStringBytes else {
+            throw error(.stringLengthLimitExceeded, at: offset, "\(bytes) bytes; the limit is \(limits.maxStringBytes)", path: path())
+        }
+    }
+
+    private func utf16String(_ header: ObjectHeader, at offset: Int, path: () -> DocumentPath) throws(VettedError) -> String {
+        var units: [UInt16] = []
+        units.reserveCapacity(header.length)
+        var utf8Length = 0
+        var index = 0
+        while index < header.length {
+            let unit = UInt16(scanner.bigEndianInteger(at: header.payload + 2 * index, size: 2))
+            switch unit {
+            case 0xD800...0xDBFF:
+                let next = UInt16(scanner.bigEndianInteger(at: header.payload + 2 * (index + 1), size: 2))
+                guard index + 1 < header.length, (0xDC00...0xDFFF).contains(next) else {
+                    throw error(.invalidUTF16, at: header.payload + 2 * index, "unpaired UTF-16 surrogate", path: path())
+                }
+                units.append(unit)
+                units.append(next)
+                utf8Length += 4
+                index += 2
+                continue
+            case 0xDC00...0xDFFF:
+                throw error(.invalidUTF16, at: header.payload + 2 * index, "unpaired UTF-16 surrogate", path: path())
+            case 0..<0x80: utf8Length += 1
+            case 0x80..<0x800: utf8Length += 2
+            default: utf8Length += 3
+            }
+            units.append(unit)
+            index += 1
+        }
+        try checkStringBytes(utf8Length, at: offset, path: path)
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    // MARK: Errors
+
+    private func error(
+        _ code: VettedError.Code, at offset: Int, _ message: String, path: DocumentPath = DocumentPath(), related: Int? = nil
+    ) -> VettedError {
+        VettedError(code, at: offset, in: source, path: path, message: message, relatedOffset: related)
+    }
+
+    private func invalidMarker(_ marker: UInt8, at offset: Int) -> VettedError {
+        error(.invalidObjectMarker, at: offset, "unknown object marker 0x\(Excerpt.hex(UInt32(marker), digits: 2))")
+    }
+
+    private func truncated(at offset: Int) -> VettedError {
+        error(.truncatedObject, at: offset, "object at offset \(offset) runs past the object area")
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+@_spi(Scanning) public import VettedCore
+
+/// Reads binary (`bplist00`) and XML property lists into ``PlistValue``,
+/// or fails with a located ``VettedError``. Never crashes, never recurses,
+/// and holds every document to ``Limits``.
+///
+/// ```swift
+/// let value = try PlistParser().parse(data)     // format detected from the first bytes
+/// ```
+public struct PlistParser: Sendable {
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        case binary
+        case xml
+    }
+
+    public var limits: Limits
+
+    public init(limits: Limits = .default) { self.limits = limits }
+
+    /// The format the bytes announce: `bplist` → binary; `<` (after an
+    /// optional BOM and whitespace) → XML; else `nil`.
+    public static func format(of source: SourceText) -> Format? {
+        source.withScanner { scanner in
+            if scanner.byte(at: 0) == UInt8(ascii: "b"), scanner.bigEndianInteger(at: 0, size: 6) == 0x62_706C_6973_74 { return .binary }
+            var index = 0
+            if scanner.byte(at: 0) == 0xEF, scanner.byte(at: 1) == 0xBB, scanner.byte(at: 2) == 0xBF { index = 3 }
+            while index < scanner.count, [0x20, 0x09, 0x0A, 0x0D].contains(scanner.byte(at: index)) { index += 1 }
+            return scanner.byte(at: index) == UInt8(ascii: "<") ? .xml : nil
+        }
+    }
+
+    /// Parses either format, detected from the first bytes.
+    public func parse(_ source: SourceText) throws(VettedError) -> PlistValue {
+        guard let format = Self.format(of: source) else {
+            throw VettedError(.unknownPlistFormat, at: 0, in: source, message: "not a property list: expected bplist00 or XML")
+        }
+        return try parse(source, as: format)
+    }
+
+    public func parse(_ data: Data) throws(VettedError) -> PlistValue { try parse(SourceText(data)) }
+    public func parse(_ bytes: [UInt8]) throws(VettedError) -> PlistValue { try parse(SourceText(bytes)) }
+
+    /// Parses the given format only.
+    public func parse(_ source: SourceText, as format: Format) throws(VettedError) -> PlistValue {
+        guard source.count <= limits.maxInputBytes else {
+            throw VettedError(
+                .inputSizeLimitExceeded, at: Swift.max(0, limits.maxInputBytes), in: source,
+                message: "input is \(source.count) bytes; the limit is \(limits.maxInputBytes)")
+        }
+        let result = source.withScanner { scanner -> Result<PlistValue, VettedError> in
+            switch format {
+            case .binary:
+                guard scanner.bigEndianInteger(at: 0, size: 8) == 0x6270_6C69_7374_3030 else {
+                    return .failure(VettedError(.unknownPlistFormat, at: 0, in: source, message: "only bplist00 binary property lists are read"))
+                }
+                var reader = BinaryPlistReader(scanner: scanner, source: source, limits: limits)
+                return Result { () throws(VettedError) in try reader.read() }
+            case .xml:
+                var reader = XMLPlistReader(scanner: scanner, source: source, limits: limits)
+                return Result { () throws(VettedError) in try reader.read() }
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,177 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// An inert property-list value: data only, nothing it can make run.
+///
+/// Binary plists (`bplist00`) and XML plists read into the same values.
+/// Binary sets are read as arrays (XML has no sets). A UID (a keyed
+/// archive's object reference) is its own case; in XML it is the dictionary
+/// `{"CF$UID": n}`, as Apple and Python write it.
+public enum PlistValue: Sendable, Equatable {
+    case dictionary(PlistDictionary)
+    case array([PlistValue])
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case integer(PlistInteger)
+    case real(Double)
+    case bool(Bool)
+    case uid(UInt64)
+}
+
+/// A property-list integer: the full signed and unsigned 64-bit range.
+/// Values that fit `Int64` are always `.signed`; `.unsigned` holds only
+/// values above `Int64.max`.
+public enum PlistInteger: Sendable, Hashable, CustomStringConvertible {
+    case signed(Int64)
+    case unsigned(UInt64)
+
+    public init(_ value: Int64) { self = .signed(value) }
+
+    public init(_ value: UInt64) {
+        self = value <= UInt64(Int64.max) ? .signed(Int64(value)) : .unsigned(value)
+    }
+
+    public init(_ value: Int) { self = .signed(Int64(value)) }
+
+    /// The value as `Int64`, if it fits.
+    public var int64Value: Int64? {
+        switch self {
+        case .signed(let value): value
+        case .unsigned: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .signed(let value): String(value)
+        case .unsigned(let value): String(value)
+        }
+    }
+}
+
+/// A dictionary with string keys that keeps the order of its entries.
+/// Equality ignores order.
+public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    public struct Entry: Sendable, Equatable {
+        public var key: String
+        public var value: PlistValue
+        public init(key: String, value: PlistValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public private(set) var entries: [Entry]
+
+    public init(_ entries: [Entry] = []) { self.entries = entries }
+    public init(dictionaryLiteral elements: (String, PlistValue)...) {
+        entries = elements.map { Entry(key: $0.0, value: $0.1) }
+    }
+
+    public var startIndex: Int { entries.startIndex }
+    public var endIndex: Int { entries.endIndex }
+    public subscript(position: Int) -> Entry { entries[position] }
+
+    public var keys: [String] { entries.map(\.key) }
+
+    /// The value of the first entry named `key`; setting replaces it in place,
+    /// appends, or (with `nil`) removes every entry named `key`.
+    public subscript(key: String) -> PlistValue? {
+        get { entries.first(where: { $0.key == key })?.value }
+        set {
+            guard let newValue else {
+                entries.removeAll { $0.key == key }
+                return
+            }
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                entries[index].value = newValue
+            } else {
+                entries.append(Entry(key: key, value: newValue))
+            }
+        }
+    }
+}
+
+extension PlistDictionary: Equatable {
+    public static func == (lhs: PlistDictionary, rhs: PlistDictionary) -> Bool {
+        PlistValue.dictionary(lhs) == PlistValue.dictionary(rhs)
+    }
+
+    /// Pairs of values to compare, or `nil` when the keys differ (order ignored).
+    func entryPairs(with other: PlistDictionary) -> [(PlistValue, PlistValue)]? {
+        guard entries.count == other.entries.count else { return nil }
+        if entries.elementsEqual(other.entries, by: { $0.key == $1.key }) {
+            return zip(entries, other.entries).map { ($0.value, $1.value) }
+        }
+        let mine = Dictionary(grouping: entries.indices, by: { entries[$0].key })
+        let theirs = Dictionary(grouping: other.entries.indices, by: { other.entries[$0].key })
+        guard mine.count == theirs.count else { return nil }
+        var pairs: [(PlistValue, PlistValue)] = []
+        for (key, indices) in mine {
+            guard let otherIndices = theirs[key], otherIndices.count == indices.count else { return nil }
+            for (index, otherIndex) in zip(indices, otherIndices) {
+                pairs.append((entries[index].value, other.entries[otherIndex].value))
+            }
+        }
+        return pairs
+    }
+}
+
+extension PlistValue {
+    /// Deep equality without recursion. Reals compare by value (so NaN is
+    /// never equal), dictionaries ignore entry order.
+    public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+        var pending: [(PlistValue, PlistValue)] = [(lhs, rhs)]
+        while let (left, right) = pending.popLast() {
+            switch (left, right) {
+            case (.string(let a), .string(let b)): guard a == b else { return false }
+            case (.data(let a), .data(let b)): guard a == b else { return false }
+            case (.date(let a), .date(let b)): guard a == b else { return false }
+            case (.integer(let a), .integer(let b)): guard a == b else { return false }
+            case (.real(let a), .real(let b)): guard a == b else { return false }
+            case (.bool(let a), .bool(let b)): guard a == b else { return false }
+            case (.uid(let a), .uid(let b)): guard a == b else { return false }
+            case (.array(let a), .array(let b)):
+                guard a.count == b.count else { return false }
+                pending.append(contentsOf: zip(a, b))
+            case (.dictionary(let a), .dictionary(let b)):
+                guard let pairs = a.entryPairs(with: b) else { return false }
+                pending.append(contentsOf: pairs)
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The entry named `key`, if this is a dictionary that has one.
+    public subscript(key: String) -> PlistValue? {
+        if case .dictionary(let dictionary) = self { return dictionary[key] }
+        return nil
+    }
+
+    /// The element at `index`, if this is an array and `index` is in range.
+    public subscript(index: Int) -> PlistValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var integerValue: PlistInteger? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    public var uidValue: UInt64? {
+        if case .uid(let value) = self { return value }
+        return nil
+    }
+}

@@ -1,0 +1,601 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+@_spi(Scanning) import VettedCore
+
+/// Reads XML property lists: the plist DTD's elements and nothing more.
+///
+/// - No DTD processing: a `<!DOCTYPE plist …>` line is skipped, and any
+///   internal subset (`[ … ]`, where entities would be declared) is refused, so
+///   external entities (XXE) and entity expansion ("billion laughs") cannot happen.
+/// - Entities: only `&lt; &gt; &amp; &quot; &apos;` and character references.
+/// - Iterative, with the same ``Limits`` as JSON: depth, members, values,
+///   string bytes (after decoding), number length.
+struct XMLPlistReader {
+    private var scanner: ByteScanner
+    private let source: SourceText
+    private let limits: Limits
+
+    private enum Container {
+        case array(valueBase: Int)
+        /// `pendingKey`: a key was read and its value is expected next.
+        case dictionary(valueBase: Int, keyBase: Int, pendingKey: Bool)
+    }
+
+    private var containers: [(container: Container, start: Int, count: Int)] = []
+    private var values: [PlistValue] = []
+    private var keys: [String] = []
+    private var valueCount = 0
+
+    init(scanner: ByteScanner, source: SourceText, limits: Limits) {
+        self.scanner = scanner
+        self.source = source
+        self.limits = limits
+    }
+
+    mutating func read() throws(VettedError) -> PlistValue {
+        guard scanner.count <= limits.maxInputBytes else {
+            throw error(.inputSizeLimitExceeded, at: limits.maxInputBytes, "input is \(scanner.count) bytes; the limit is \(limits.maxInputBytes)")
+        }
+        if scanner.byte(at: 0) == 0xEF, scanner.byte(at: 1) == 0xBB, scanner.byte(at: 2) == 0xBF { scanner.offset = 3 }
+        try skipProlog()
+        // The root: <plist …> value </plist>, or a bare value.
+        var wrapped = false
+        let rootStart = scanner.offset
+        if let tag = try peekTag(), tag.name == "plist", !tag.isClosing {
+            guard !tag.isEmpty else { throw error(.unexpectedElement, at: rootStart, "<plist/> holds no value") }
+            scanner.offset = tag.end
+            wrapped = true
+        }
+        try readValue()
+        if wrapped {
+            try skipMisc()
+            guard let tag = try peekTag(), tag.isClosing, tag.name == "plist" else {
+                throw error(.unexpectedElement, at: scanner.offset, "expected </plist> after the value")
+            }
+            scanner.offset = tag.end
+        }
+        try skipMisc()
+        guard scanner.isAtEnd else { throw error(.trailingData, at: scanner.offset, "unexpected data after the property list") }
+        guard let root = values.last else { throw error(.unexpectedEndOfInput, at: scanner.count, "no value") }
+        return root
+    }
+
+    // MARK: Prolog
+
+    private mutating func skipProlog() throws(VettedError) {
+        while true {
+            skipWhitespace()
+            if starts(with: "<?") {
+                let start = scanner.offset
+                guard let end = find("?>", from: start + 2) else { throw error(.malformedXML, at: start, "unterminated processing instruction") }
+                let text = scanner.string(start..<end).lowercased()
+                if text.hasPrefix("<?xml"), let range = text.firstRange(of: "encoding") {
+                    let rest = text[range.upperBound...]
+                    guard rest.contains("utf-8") || rest.contains("utf8") else {
+                        throw error(.unsupportedEncoding, at: start, "only UTF-8 XML property lists are read")
+                    }
+                }
+                scanner.offset = end + 2
+            } else if starts(with: "<!--") {
+                try skipComment()
+            } else if starts(with: "<!DOCTYPE") {
+                let start = scanner.offset
+                // Skip to the closing '>', refusing an internal subset.
+                var index = start + 9
+                var quote: UInt8 = 0
+                while index < scanner.count {
+                    let byte = scanner.byte(at: index)
+                    if quote != 0 {
+                        if byte == quote { quote = 0 }
+                    } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                        quote = byte
+                    } else if byte == UInt8(ascii: "[") {
+                        throw error(
+                            .unsupportedXMLFeature, at: index,
+                            "DTD internal subsets are not processed (no entity declarations, no external entities)")
+                    } else if byte == UInt8(ascii: ">") {
+                        break
+                    }
+                    index += 1
+                }
+                guard index < scanner.count else { throw error(.malformedXML, at: start, "unterminated <!DOCTYPE") }
+                scanner.offset = index + 1
+            } else if starts(with: "<!") {
+                throw error(.unsupportedXMLFeature, at: scanner.offset, "markup declarations are not processed")
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func skipComment() throws(VettedError) {
+        let start = scanner.offset
+        guard let end = find("-->", from: start + 4) else { throw error(.malformedXML, at: start, "unterminated comment") }
+        scanner.offset = end + 3
+    }
+
+    /// Whitespace and comments.
+    private mutating func skipMisc() throws(VettedError) {
+        while true {
+            skipWhitespace()
+            if starts(with: "<!--") { try skipComment() } else { return }
+        }
+    }
+
+    // MARK: Values
+
+    private struct Tag {
+        let name: String
+        let isClosing: Bool
+        let isEmpty: Bool
+        let start: Int
+        let end: Int
+    }
+
+    /// The tag at the scanner (after whitespace and comments), without consuming it.
+    private mutating func peekTag() throws(VettedError) -> Tag? {
+        try skipMisc()
+        let start = scanner.offset
+        guard scanner.current == UInt8(ascii: "<"), !scanner.isAtEnd else { return nil }
+        var index = start + 1
+        let isClosing = scanner.byte(at: index) == UInt8(ascii: "/")
+        if isClosing { index += 1 }
+        let nameStart = index
+        while index < scanner.count, Self.isNameByte(scanner.byte(at: index)) { index += 1 }
+        guard index > nameStart, index - nameStart <= 32 else {
+            if starts(with: "<!") { throw error(.unsupportedXMLFeature, at: start, "markup declarations are not processed") }
+            throw error(.malformedXML, at: start, "expected an element name")
+        }
+        let name = scanner.string(nameStart..<index)
+        // Attributes: name="value" or name='value'; ignored.
+        var quote: UInt8 = 0
+        while index < scanner.count {
+            let byte = scanner.byte(at: index)
+            if quote != 0 {
+                if byte == quote { quote = 0 } else if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") {
+                    throw error(.unsupportedXMLFeature, at: index, "markup or entities inside attribute values are not processed")
+                }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                break
+            } else if byte == UInt8(ascii: "<") {
+                throw error(.malformedXML, at: index, "'<' inside a tag")
+            }
+            index += 1
+        }
+        guard index < scanner.count else { throw error(.malformedXML, at: start, "unterminated tag <\(Excerpt.escape(name))") }
+        let isEmpty = scanner.byte(at: index - 1) == UInt8(ascii: "/") && !isClosing
+        return Tag(name: name, isClosing: isClosing, isEmpty: isEmpty, start: start, end: index + 1)
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+    }
+
+    /// Reads one complete value (iteratively, however deeply it nests).
+    private mutating func readValue() throws(VettedError) {
+        let maxDepth = limits.effectiveMaxDepth
+        repeat {
+            guard let tag = try peekTag() else {
+                if scanner.isAtEnd { throw error(.unexpectedEndOfInput, at: scanner.count, "input ends inside the property list") }
+                throw error(.malformedXML, at: scanner.offset, "text outside an element")
+            }
+            scanner.offset = tag.end
+            if tag.isClosing {
+                try close(tag)
+                continue
+            }
+            // Inside a dictionary, a <key> must come before every value.
+            if case .dictionary(let valueBase, let keyBase, let pendingKey)? = containers.last?.container {
+                if tag.name == "key" {
+                    guard !pendingKey else { throw error(.unexpectedElement, at: tag.start, "two keys in a row", path: path()) }
+                    let key = tag.isEmpty ? "" : try text(closing: "key", from: tag)
+                    keys.append(key)
+                    containers[containers.count - 1].container = .dictionary(valueBase: valueBase, keyBase: keyBase, pendingKey: true)
+                    containers[containers.count - 1].count += 1
+                    guard containers[containers.count - 1].count <= limits.maxMembers else {
+                        throw error(.memberLimitExceeded, at: tag.start, "dictionary has more than \(limits.maxMembers) entries", path: path())
+                    }
+                    continue
+                }
+                guard pendingKey else {
+                    throw error(.unexpectedElement, at: tag.start, "<\(Excerpt.escape(tag.name))> where a <key> is expected", path: path())
+                }
+                containers[containers.count - 1].container = .dictionary(valueBase: valueBase, keyBase: keyBase, pendingKey: false)
+            } else if case .array? = containers.last?.container {
+                containers[containers.count - 1].count += 1
+                guard containers[containers.count - 1].count <= limits.maxMembers else {
+                    throw error(.memberLimitExceeded, at: tag.start, "array has more than \(limits.maxMembers) elements", path: path())
+                }
+            }
+            valueCount += 1
+            guard valueCount <= limits.maxValues else {
+                throw error(.valueLimitExceeded, at: tag.start, "more than \(limits.maxValues) values", path: path())
+            }
+            switch tag.name {
+            case "dict", "array":
+                guard containers.count < maxDepth else {
+                    throw error(.depthLimitExceeded, at: tag.start, "nesting is deeper than the limit of \(maxDepth)", path: path())
+                }
+                let container: Container =
+                    tag.name == "dict"
+                    ? .dictionary(valueBase: values.count, keyBase: keys.count, pendingKey: false)
+                    : .array(valueBase: values.count)
+                containers.append((container, tag.start, 0))
+                if tag.isEmpty { try finishContainer(at: tag.start) }
+            case "true", "false":
+                if !tag.isEmpty { try expectClosing(tag.name) }
+                values.append(.bool(tag.name == "true"))
+            case "string":
+                values.append(.string(tag.isEmpty ? "" : try text(closing: "string", from: tag)))
+            case "data":
+                let content = tag.isEmpty ? "" : try text(closing: "data", from: tag)
+                values.append(.data(try base64(content, at: tag.start)))
+            case "date":
+                values.append(.date(try date(tag.isEmpty ? "" : try text(closing: "date", from: tag), at: tag.start)))
+            case "integer":
+                values.append(.integer(try integer(tag.isEmpty ? "" : try text(closing: "integer", from: tag), at: tag.start)))
+            case "real":
+                values.append(.real(try real(tag.isEmpty ? "" : try text(closing: "real", from: tag), at: tag.start)))
+            default:
+                throw error(.unexpectedElement, at: tag.start, "<\(Excerpt.escape(tag.name))> is not a property-list element", path: path())
+            }
+        } while !containers.isEmpty
+    }
+
+    private mutating func expectClosing(_ name: String) throws(VettedError) {
+        guard let tag = try peekTag(), tag.isClosing, tag.name == name else {
+            throw error(.malformedXML, at: scanner.offset, "expected </\(name)>", path: path())
+        }
+        scanner.offset = tag.end
+    }
+
+    private mutating func close(_ tag: Tag) throws(VettedError) {
+        guard let top = containers.last else { throw error(.malformedXML, at: tag.start, "unexpected </\(Excerpt.escape(tag.name))>") }
+        let expected: String
+        switch top.container {
+        case .array: expected = "array"
+        case .dictionary(_, _, let pendingKey):
+            guard !pendingKey else { throw error(.unexpectedElement, at: tag.start, "key without a value", path: path()) }
+            expected = "dict"
+        }
+        guard tag.name == expected else {
+            throw error(.malformedXML, at: tag.start, "</\(Excerpt.escape(tag.name))> closes <\(expected)>", path: path(), related: top.start)
+        }
+        try finishContainer(at: tag.start)
+    }
+
+    private mutating func finishContainer(at offset: Int) throws(VettedError) {
+        guard let top = containers.popLast() else { return }
+        switch top.container {
+        case .array(let valueBase):
+            let elements = Array(values[valueBase...])
+            values.removeSubrange(valueBase...)
+            values.append(.array(elements))
+        case .dictionary(let valueBase, let keyBase, _):
+            let entries = zip(keys[keyBase...], values[valueBase...]).map { PlistDictionary.Entry(key: $0, value: $1) }
+            keys.removeSubrange(keyBase...)
+            values.removeSubrange(valueBase...)
+            // {"CF$UID": n} is how XML writes a keyed archive's UID.
+            if entries.count == 1, entries[0].key == "CF$UID", case .integer(let integer) = entries[0].value,
+                let value = integer.int64Value, value >= 0
+            {
+                values.append(.uid(UInt64(value)))
+            } else {
+                values.append(.dictionary(PlistDictionary(entries)))
+            }
+        }
+    }
+
+    // MARK: Text
+
+    /// The decoded character data up to `</name>`: entities, character
+    /// references and CDATA resolved, line ends normalized to LF.
+    private mutating func text(closing name: String, from tag: Tag) throws(VettedError) -> String {
+        var bytes: [UInt8] = []
+        while true {
+            guard !scanner.isAtEnd else { throw error(.malformedXML, at: tag.start, "<\(name)> is never closed", path: path()) }
+            let byte = scanner.current
+            switch byte {
+            case UInt8(ascii: "<"):
+                if starts(with: "<![CDATA[") {
+                    let start = scanner.offset + 9
+                    guard let end = find("]]>", from: start) else { throw error(.malformedXML, at: scanner.offset, "unterminated CDATA", path: path()) }
+                    try appendCharacters(start..<end, to: &bytes)
+                    scanner.offset = end + 3
+                } else if starts(with: "<!--") {
+                    try skipComment()
+                } else {
+                    guard let closing = try peekTag(), closing.isClosing, closing.name == name else {
+                        throw error(.malformedXML, at: scanner.offset, "expected </\(name)>", path: path(), related: tag.start)
+                    }
+                    scanner.offset = closing.end
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+            case UInt8(ascii: "&"):
+                try appendEntity(to: &bytes)
+            default:
+                var end = scanner.offset
+                while end < scanner.count, scanner.byte(at: end) != UInt8(ascii: "<"), scanner.byte(at: end) != UInt8(ascii: "&") { end += 1 }
+                try appendCharacters(scanner.offset..<end, to: &bytes)
+                scanner.offset = end
+            }
+            guard bytes.count <= limits.maxStringBytes else {
+                throw error(.stringLengthLimitExceeded, at: tag.start, "text is longer than \(limits.maxStringBytes) bytes", path: path())
+            }
+        }
+    }
+
+    /// Appends raw character data: valid UTF-8, XML characters only, CR and CRLF as LF.
+    private func appendCharacters(_ range: Range<Int>, to bytes: inout [UInt8]) throws(VettedError) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = scanner.byte(at: index)
+            if byte >= 0x80 {
+                let length = scanner.utf8SequenceLength(at: index)
+                guard length > 0, index + length <= range.upperBound else {
+                    throw error(.invalidUTF8, at: index, "invalid UTF-8", path: path())
+                }
+                scanner.appendBytes(index..<(index + length), to: &bytes)
+                index += length
+                continue
+            }
+            if byte == 0x0D {
+                bytes.append(0x0A)
+                if scanner.byte(at: index + 1) == 0x0A, index + 1 < range.upperBound { index += 1 }
+            } else if byte < 0x20, byte != 0x09, byte != 0x0A {
+                throw error(.malformedXML, at: index, "control character U+00\(Excerpt.hex(UInt32(byte), digits: 2)) is not allowed in XML", path: path())
+            } else {
+                bytes.append(byte)
+            }
+            index += 1
+        }
+    }
+
+    private mutating func appendEntity(to bytes: inout [UInt8]) throws(VettedError) {
+        let start = scanner.offset
+        var end = start + 1
+        while end < scanner.count, end - start <= 12, scanner.byte(at: end) != UInt8(ascii: ";") { end += 1 }
+        guard scanner.byte(at: end) == UInt8(ascii: ";"), end < scanner.count else {
+            throw error(.malformedXML, at: start, "'&' must start an entity or character reference", path: path())
+        }
+        let name = scanner.string((start + 1)..<end)
+        scanner.offset = end + 1
+        switch name {
+        case "lt": bytes.append(UInt8(ascii: "<"))
+        case "gt": bytes.append(UInt8(ascii: ">"))
+        case "amp": bytes.append(UInt8(ascii: "&"))
+        case "quot": bytes.append(UInt8(ascii: "\""))
+        case "apos": bytes.append(UInt8(ascii: "'"))
+        default:
+            guard name.hasPrefix("#") else {
+                throw error(.unknownEntity, at: start, "entity &\(Excerpt.escape(name, maximumBytes: 16)); is not defined (only the five predefined entities are)", path: path())
+            }
+            let digits = name.dropFirst()
+            let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            guard let value, let scalar = Unicode.Scalar(value),
+                value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+                    || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+            else {
+                throw error(.malformedXML, at: start, "character reference &\(Excerpt.escape(name, maximumBytes: 16)); is not an XML character", path: path())
+            }
+            bytes.append(contentsOf: String(Character(scalar)).utf8)
+        }
+    }
+
+    // MARK: Scalars
+
+    private func base64(_ text: String, at offset: Int) throws(VettedError) -> Data {
+        var sextets: [UInt8] = []
+        sextets.reserveCapacity(text.utf8.count)
+        var padding = 0
+        for byte in text.utf8 {
+            let sextet: UInt8
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextet = byte - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): sextet = byte - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sextet = byte - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "+"): sextet = 62
+            case UInt8(ascii: "/"): sextet = 63
+            case UInt8(ascii: "="):
+                padding += 1
+                continue
+            case 0x20, 0x09, 0x0A, 0x0D:
+                continue
+            default:
+                throw error(.invalidBase64, at: offset, "base64 data holds a character outside the alphabet", path: path())
+            }
+            guard padding == 0 else { throw error(.invalidBase64, at: offset, "base64 data continues after its padding", path: path()) }
+            sextets.append(sextet)
+        }
+        guard padding <= 2, (sextets.count + padding) % 4 == 0 || padding == 0 && sextets.count % 4 != 1 else {
+            throw error(.invalidBase64, at: offset, "base64 data has a wrong length or padding", path: path())
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(sextets.count * 3 / 4)
+        var index = 0
+        while index + 1 < sextets.count {
+            let a = sextets[index], b = sextets[index + 1]
+            bytes.append(a << 2 | b >> 4)
+            if index + 2 < sextets.count {
+                let c = sextets[index + 2]
+                bytes.append((b & 0x0F) << 4 | c >> 2)
+                if index + 3 < sextets.count { bytes.append((c & 0x03) << 6 | sextets[index + 3]) }
+            }
+            index += 4
+        }
+        return Data(bytes)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, UTC.
+    private func date(_ text: String, at offset: Int) throws(VettedError) -> Date {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for index in range {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+            hour < 24, minute < 60, second < 60
+        else {
+            throw error(.invalidDate, at: offset, "date must be YYYY-MM-DDTHH:MM:SSZ", path: path())
+        }
+        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private func integer(_ text: String, at offset: Int) throws(VettedError) -> PlistInteger {
+        let trimmed = text.trimmingXMLWhitespace()
+        guard trimmed.utf8.count <= limits.maxNumberLength else {
+            throw error(.numberLengthLimitExceeded, at: offset, "integer text is longer than \(limits.maxNumberLength) bytes", path: path())
+        }
+        var digits = Substring(trimmed)
+        var negative = false
+        if digits.hasPrefix("-") || digits.hasPrefix("+") {
+            negative = digits.hasPrefix("-")
+            digits = digits.dropFirst()
+        }
+        var radix = 10
+        if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+            radix = 16
+            digits = digits.dropFirst(2)
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && (radix == 16 || $0.isNumber) }) else {
+            throw error(.invalidNumberText, at: offset, "not an integer", path: path())
+        }
+        guard let magnitude = UInt64(digits, radix: radix) else {
+            throw error(.integerOutOfRange, at: offset, "integer outside the 64-bit range", path: path())
+        }
+        if !negative { return PlistInteger(magnitude) }
+        if magnitude == UInt64(Int64.max) + 1 { return .signed(.min) }
+        guard magnitude <= UInt64(Int64.max) else {
+            throw error(.integerOutOfRange, at: offset, "integer outside the 64-bit range", path: path())
+        }
+        return .signed(-Int64(magnitude))
+    }
+
+    private func real(_ text: String, at offset: Int) throws(VettedError) -> Double {
+        let trimmed = text.trimmingXMLWhitespace()
+        guard trimmed.utf8.count <= limits.maxNumberLength else {
+            throw error(.numberLengthLimitExceeded, at: offset, "real text is longer than \(limits.maxNumberLength) bytes", path: path())
+        }
+        switch trimmed.lowercased() {
+        case "nan", "+nan", "-nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: break
+        }
+        // Decimal notation only (no hex floats).
+        let allowed = trimmed.utf8.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
+                || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+        }
+        guard allowed, let value = Double(trimmed) else {
+            throw error(.invalidNumberText, at: offset, "not a real number", path: path())
+        }
+        return value
+    }
+
+    // MARK: Helpers
+
+    private mutating func skipWhitespace() {
+        while !scanner.isAtEnd {
+            switch scanner.current {
+            case 0x20, 0x09, 0x0A, 0x0D: scanner.offset += 1
+            default: return
+            }
+        }
+    }
+
+    private func starts(with literal: StaticString) -> Bool {
+        let bytes = UnsafeRawBufferPointerFree.bytes(literal)
+        for (index, byte) in bytes.enumerated() where scanner.byte(at: scanner.offset + index) != byte { return false }
+        return true
+    }
+
+    private func find(_ literal: StaticString, from start: Int) -> Int? {
+        let bytes = UnsafeRawBufferPointerFree.bytes(literal)
+        guard let first = bytes.first else { return nil }
+        var index = start
+        while index + bytes.count <= scanner.count {
+            if scanner.byte(at: index) == first,
+                bytes.indices.allSatisfy({ scanner.byte(at: index + $0) == bytes[$0] })
+            {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func path() -> DocumentPath {
+        var components: [DocumentPath.Component] = []
+        for (container, _, count) in containers where count > 0 {
+            switch container {
+            case .array: components.append(.index(count - 1))
+            case .dictionary(_, let keyBase, _):
+                let index = keyBase + count - 1
+                if keys.indices.contains(index) { components.append(.key(keys[index])) }
+            }
+        }
+        return DocumentPath(components)
+    }
+
+    private func error(
+        _ code: VettedError.Code, at offset: Int, _ message: String, path: DocumentPath = DocumentPath(), related: Int? = nil
+    ) -> VettedError {
+        VettedError(code, at: offset, in: source, path: path, message: message, relatedOffset: related)
+    }
+}
+
+/// Literal markup as bytes, without touching pointers.
+enum UnsafeRawBufferPointerFree {
+    static func bytes(_ literal: StaticString) -> [UInt8] {
+        Array(literal.description.utf8)
+    }
+}
+
+extension String {
+    func trimmingXMLWhitespace() -> String {
+        let utf8 = Array(self.utf8)
+        var start = 0
+        var end = utf8.count
+        let space: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        while start < end, space.contains(utf8[start]) { start += 1 }
+        while end > start, space.contains(utf8[end - 1]) { end -= 1 }
+        return String(decoding: utf8[start..<end], as: UTF8.self)
+    }
+}
