@@ -39,7 +39,7 @@ let package = Package(
         ),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON"], swiftSettings: strictSettings),
-        .testTarget(name: "VettedPlistTests", dependencies: ["VettedPlist"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON"], swiftSettings: strictSettings),
         .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with address sanitizer and runs it.
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# Targets: json. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+# Targets: json, bplist, xmlplist. Crashes land in Fuzz/artifacts/; add each as a named regression test.
 set -euo pipefail
 
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
@@ -9,9 +9,12 @@ seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
 shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 
+defines=()
 case "$target" in
   json) modules=(VettedCore VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
-  *) echo "unknown fuzz target: $target (known: json)" >&2; exit 64 ;;
+  bplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
+  xmlplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
+  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist)" >&2; exit 64 ;;
 esac
 
 build="$root/.build-fuzz/$target"
@@ -24,13 +27,16 @@ for module in "${modules[@]}"; do
 done
 objects=()
 for module in "${modules[@]}"; do objects+=("$build/$module.o"); done
-swiftc "${flags[@]}" -module-name "Fuzz_$target" "$entry" "${objects[@]}" -o "$build/fuzz-$target"
+swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$target" "$entry" "${objects[@]}" -o "$build/fuzz-$target"
 
 # Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
 corpora=("$build/corpus" "$root/Fuzz/seeds/$target")
 [ "$target" = json ] && corpora+=("$root/Samples")
-shared="$root/../shared/fixtures/JSONTestSuite/test_parsing"
-[ "$target" = json ] && [ -d "$shared" ] && corpora+=("$shared")
+case "$target" in
+  json) shared="$root/../shared/fixtures/JSONTestSuite/test_parsing" ;;
+  *) shared="$root/../shared/fixtures/keyed-archives/apple" ;;
+esac
+[ -d "$shared" ] && corpora+=("$shared")
 
 echo "fuzzing $target for $seconds s"
 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$build/fuzz-$target" \

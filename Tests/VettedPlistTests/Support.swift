@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import VettedCore
+import VettedPlist
+
+enum Fixtures {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Apple's NSKeyedArchiver archives, third-party data kept in ../shared.
+    static let appleArchives = repositoryRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/fixtures/keyed-archives/apple")
+
+    static var appleArchivesAvailable: Bool { FileManager.default.fileExists(atPath: appleArchives.path) }
+
+    static var appleArchiveNames: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: appleArchives.path)) ?? [])
+            .filter { $0.hasSuffix(".archive") || $0.hasSuffix(".plist") }
+            .sorted()
+    }
+
+    static func appleArchive(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: appleArchives.appendingPathComponent(name)))
+    }
+}
+
+/// The error `body` throws, or `nil` with a recorded issue.
+func thrownError(
+    _ body: () throws(VettedError) -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> VettedError? {
+    do {
+        try body()
+        Issue.record("expected an error, got none", sourceLocation: sourceLocation)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Assembles a bplist00 file from encoded objects: header, objects in order,
+/// a 1-byte offset table, and the trailer. `trailer` edits the 32 trailer
+/// bytes before they are appended (to forge sizes, counts and offsets).
+func bplist(
+    _ objects: [[UInt8]], top: UInt64 = 0, referenceSize: UInt8 = 1, offsets: [Int]? = nil,
+    trailer edit: (inout [UInt8]) -> Void = { _ in }
+) -> [UInt8] {
+    var bytes = Array("bplist00".utf8)
+    var computed: [Int] = []
+    for object in objects {
+        computed.append(bytes.count)
+        bytes += object
+    }
+    let tableOffset = bytes.count
+    for offset in offsets ?? computed { bytes.append(UInt8(truncatingIfNeeded: offset)) }
+    var trailer = [UInt8](repeating: 0, count: 6) + [1, referenceSize]
+    trailer += bigEndian(UInt64(objects.count)) + bigEndian(top) + bigEndian(UInt64(tableOffset))
+    edit(&trailer)
+    return bytes + trailer
+}
+
+func bigEndian(_ value: UInt64) -> [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * $0)) }
+}
+
+/// Reproducible random property lists; tests print their seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    static func seed(for test: String) -> UInt64 {
+        let seed = ProcessInfo.processInfo.environment["VETTED_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        print("\(test): seed \(seed) (replay with VETTED_SEED=\(seed))")
+        return seed
+    }
+}
+
+enum RandomPlist {
+    /// Strings XML 1.0 can hold (no control characters but tab and line feed;
+    /// no carriage return, which XML readers normalize), with non-ASCII and astral characters.
+    static let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "<", ">", "&", "\"", "'", "\t", "\n", "é", "€", "😀", "\u{FEFF}", "]]>"].flatMap { $0.unicodeScalars }
+
+    static func string(using generator: inout SeededGenerator) -> String {
+        var scalars = String.UnicodeScalarView()
+        for _ in 0..<Int.random(in: 0...10, using: &generator) {
+            if let scalar = alphabet.randomElement(using: &generator) { scalars.append(scalar) }
+        }
+        return String(scalars)
+    }
+
+    static func value(depth: Int = 0, uids: Bool, using generator: inout SeededGenerator) -> PlistValue {
+        let kinds = depth >= 4 ? 8 : 10
+        switch Int.random(in: 0..<kinds, using: &generator) {
+        case 0: return .string(string(using: &generator))
+        case 1: return .bool(Bool.random(using: &generator))
+        case 2:
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: return .integer(PlistInteger(Int64.random(in: .min ... .max, using: &generator)))
+            case 1: return .integer(PlistInteger(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &generator)))
+            case 2: return .integer(PlistInteger(Int64.random(in: -300...300, using: &generator)))
+            default: return .integer(PlistInteger(Int64.random(in: 0...70_000, using: &generator)))
+            }
+        case 3: return .real([0.5, -1e300, 1e-300, 3.141592653589793, 0, .infinity].randomElement(using: &generator) ?? 1)
+        case 4: return .data(Data((0..<Int.random(in: 0...20, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        case 5:
+            // Whole seconds: XML dates have no fractions.
+            return .date(Date(timeIntervalSince1970: Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &generator))))
+        case 6: return uids ? .uid(UInt64.random(in: 0...100_000, using: &generator)) : .bool(true)
+        case 7: return .string(String(repeating: "x", count: Int.random(in: 14...40, using: &generator)))
+        case 8:
+            return .array((0..<Int.random(in: 0...16, using: &generator)).map { _ in value(depth: depth + 1, uids: uids, using: &generator) })
+        default:
+            var dictionary = PlistDictionary()
+            for _ in 0..<Int.random(in: 0...16, using: &generator) {
+                dictionary[string(using: &generator)] = value(depth: depth + 1, uids: uids, using: &generator)
+            }
+            return .dictionary(dictionary)
+        }
+    }
+}
