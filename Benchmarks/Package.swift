@@ -21,7 +21,11 @@ let package = Package(
         // `make-listings --bytes N [--seed S]` writes a corpus to standard output.
         .executableTarget(
             name: "make-listings",
-            dependencies: ["ListingsCorpus", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ListingsCorpus",
+                .product(name: "Vetted", package: vetted),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         // `compare SUBCOMMAND INPUT`: Vetted against its Foundation peer, same bytes, one process.

@@ -8,6 +8,6 @@ struct Vet: ParsableCommand {
         discussion: """
             Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
             """,
-        subcommands: [JSONCommand.self]
+        subcommands: [JSONCommand.self, PlistCommand.self]
     )
 }

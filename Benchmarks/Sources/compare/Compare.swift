@@ -19,7 +19,7 @@ struct Compare: ParsableCommand {
             where ratio = Vetted throughput / Foundation throughput ("-" on the peer's own line).
             Build in release: swift run -c release --package-path Benchmarks compare …
             """,
-        subcommands: [JSONThroughput.self, JSONMemory.self])
+        subcommands: [JSONThroughput.self, JSONMemory.self, PlistThroughput.self])
 }
 
 /// Timing helpers shared by the subcommands.
@@ -153,5 +153,58 @@ struct JSONMemory: ParsableCommand {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss * 1024
+    }
+}
+
+struct PlistThroughput: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plist",
+        abstract: "Binary plist → values: vetted.bplist-read, foundation.PropertyListSerialization.",
+        discussion: "FILE must be a valid binary plist (make-listings --format bplist): Foundation crashes on damaged ones.")
+
+    @Argument(help: "A binary property list.")
+    var file: String
+
+    @Option(help: "Timed runs per side.")
+    var runs = 15
+
+    @Flag(help: "Time releasing the values too, not only producing them.")
+    var includeRelease = false
+
+    func run() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let parser = PlistParser(limits: Limits(maxInputBytes: .max, maxMembers: .max, maxValues: .max))
+        try Self.checkBothSidesAgree(on: data, parser: parser)
+        let medians = try Timing.medians(runs: runs, warmup: 2, includeRelease: includeRelease, [
+            { try parser.parse(data) },
+            { try unsafe PropertyListSerialization.propertyList(from: data, options: [], format: nil) },
+        ])
+        print(Timing.line("vetted.bplist-read", bytes: data.count, seconds: medians[0], peerSeconds: medians[1]))
+        print(Timing.line("foundation.PropertyListSerialization", bytes: data.count, seconds: medians[1], peerSeconds: nil))
+    }
+
+    static func checkBothSidesAgree(on data: Data, parser: PlistParser) throws {
+        let ours = try parser.parse(data)
+        let theirs = try unsafe PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        guard matches(theirs, ours) else { throw ValidationError("Vetted and Foundation read different values") }
+    }
+
+    static func matches(_ any: Any, _ value: PlistValue) -> Bool {
+        switch value {
+        case .bool(let flag): return (any as? Bool) == flag
+        case .integer(.signed(let signed)): return (any as? NSNumber)?.int64Value == signed
+        case .integer(.unsigned(let unsigned)): return (any as? NSNumber)?.uint64Value == unsigned
+        case .real(let real): return (any as? NSNumber)?.doubleValue == real
+        case .string(let string): return (any as? String) == string
+        case .data(let data): return (any as? Data) == data
+        case .date(let date): return (any as? Date) == date
+        case .uid: return true
+        case .array(let elements):
+            guard let array = any as? [Any], array.count == elements.count else { return false }
+            return zip(array, elements).allSatisfy { matches($0, $1) }
+        case .dictionary(let dictionary):
+            guard let foundation = any as? [String: Any], foundation.count == dictionary.count else { return false }
+            return dictionary.allSatisfy { entry in foundation[entry.key].map { matches($0, entry.value) } ?? false }
+        }
     }
 }

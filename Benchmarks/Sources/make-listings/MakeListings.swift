@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ListingsCorpus
+import Vetted
 
 @main
 struct MakeListings: ParsableCommand {
@@ -14,7 +15,36 @@ struct MakeListings: ParsableCommand {
     @Option(help: "Seed: the same seed gives the same bytes.")
     var seed: UInt64 = 1
 
+    enum Format: String, ExpressibleByArgument {
+        case json, bplist
+    }
+
+    @Option(help: "json (default), or bplist: the same listings as a binary property list.")
+    var format: Format = .json
+
     func run() throws {
-        FileHandle.standardOutput.write(Data(ListingsCorpus.generate(bytes: bytes, seed: seed)))
+        let json = ListingsCorpus.generate(bytes: bytes, seed: seed)
+        switch format {
+        case .json:
+            FileHandle.standardOutput.write(Data(json))
+        case .bplist:
+            let value = try JSONParser(limits: Limits(maxInputBytes: .max)).parse(json)
+            FileHandle.standardOutput.write(Data(PlistWriter.binary(Self.plist(value))))
+        }
+    }
+
+    /// JSON → property list: integers stay integers, other numbers become reals.
+    static func plist(_ value: JSONValue) -> PlistValue {
+        switch value {
+        case .null: return .string("")
+        case .bool(let flag): return .bool(flag)
+        case .string(let string): return .string(string)
+        case .number(let number):
+            if let integer = try? number.int64Value, !number.literal.contains(".") { return .integer(PlistInteger(integer)) }
+            return .real((try? number.doubleValue) ?? 0)
+        case .array(let elements): return .array(elements.map(plist))
+        case .object(let object):
+            return .dictionary(PlistDictionary(object.map { PlistDictionary.Entry(key: $0.key, value: plist($0.value)) }))
+        }
     }
 }

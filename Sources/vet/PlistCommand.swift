@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Vetted
+
+/// `vet plist FILE|-`: read a binary or XML property list and print it as JSON or XML.
+struct PlistCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plist",
+        abstract: "Read a binary or XML property list and print it as JSON or as an XML plist.",
+        discussion: """
+            The format of the input is detected from its first bytes (bplist00 or XML).
+            JSON output maps data to base64 strings, dates to ISO 8601 strings, non-finite
+            reals to strings and UIDs to {"CF$UID": n}. Diagnostics and exit codes are those
+            of `vet json`: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case json, xml
+    }
+
+    @Argument(help: "The property list to read, or - for standard input.")
+    var file: String
+
+    @Option(help: "Output: json (default) or xml.")
+    var format: OutputFormat = .json
+
+    @Flag(help: "JSON output without whitespace.")
+    var compact = false
+
+    @Flag(help: "Print nothing; report through the exit code only.")
+    var quiet = false
+
+    @Option(help: "Diagnostic format: text (compiler style, on standard error) or json (on standard output).")
+    var diagnostics: DiagnosticFormat = .text
+
+    @OptionGroup var limitOptions: LimitOptions
+
+    func run() throws {
+        let limits = limitOptions.limits
+        let reporter = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: diagnostics, quiet: quiet)
+        let bytes: [UInt8]
+        do {
+            bytes = try InputReader.read(file, maxBytes: limits.maxInputBytes)
+        } catch let error as VettedError {
+            reporter.report(error)
+            throw ExitCode(1)
+        } catch {
+            reporter.unreadable(error)
+            throw ExitCode(74)
+        }
+        do {
+            let value = try PlistParser(limits: limits).parse(bytes)
+            guard !quiet else { return }
+            var output: [UInt8]
+            switch format {
+            case .json:
+                output = JSONWriter(style: compact ? .compact : .pretty).bytes(Self.json(value))
+                output.append(UInt8(ascii: "\n"))
+            case .xml:
+                output = try PlistWriter.xml(value)
+            }
+            FileHandle.standardOutput.write(Data(output))
+        } catch {
+            reporter.report(error)
+            throw ExitCode(1)
+        }
+    }
+
+    /// The JSON form of a property list (iterative: no depth can overflow the stack).
+    static func json(_ root: PlistValue) -> JSONValue {
+        enum Step {
+            case visit(PlistValue)
+            case buildArray(Int)
+            case buildObject([String])
+        }
+        var steps: [Step] = [.visit(root)]
+        var results: [JSONValue] = []
+        let dateFormatter = ISO8601DateFormatter()
+        while let step = steps.popLast() {
+            switch step {
+            case .visit(let value):
+                switch value {
+                case .bool(let flag): results.append(.bool(flag))
+                case .string(let string): results.append(.string(string))
+                case .data(let data): results.append(.string(data.base64EncodedString()))
+                case .date(let date): results.append(.string(dateFormatter.string(from: date)))
+                case .uid(let uid): results.append(["CF$UID": .number(JSONNumber(uid))])
+                case .integer(let integer): results.append(.number(JSONNumber(literal: integer.description) ?? JSONNumber(0)))
+                case .real(let real):
+                    results.append(JSONNumber(real).map(JSONValue.number) ?? .string(real.isNaN ? "nan" : real < 0 ? "-inf" : "inf"))
+                case .array(let elements):
+                    steps.append(.buildArray(elements.count))
+                    for element in elements.reversed() { steps.append(.visit(element)) }
+                case .dictionary(let dictionary):
+                    steps.append(.buildObject(dictionary.keys))
+                    for entry in dictionary.reversed() { steps.append(.visit(entry.value)) }
+                }
+            case .buildArray(let count):
+                let elements = Array(results.suffix(count))
+                results.removeLast(count)
+                results.append(.array(elements))
+            case .buildObject(let keys):
+                let values = Array(results.suffix(keys.count))
+                results.removeLast(keys.count)
+                var object = JSONObject()
+                for (key, value) in zip(keys, values) where object[key] == nil { object[key] = value }
+                results.append(.object(object))
+            }
+        }
+        return results.last ?? .null
+    }
+}
