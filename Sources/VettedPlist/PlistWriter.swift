@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 public import VettedCore
 
@@ -184,7 +184,7 @@ public enum PlistWriter {
                 case .real(let real): line("<real>\(realText(real))</real>", level: level)
                 case .string(let string): line("<string>\(try escaped(string))</string>", level: level)
                 case .data(let data): line("<data>\(data.base64EncodedString())</data>", level: level)
-                case .date(let date): line("<date>\(dateText(date))</date>", level: level)
+                case .date(let date): line("<date>\(try xmlDateText(date))</date>", level: level)
                 case .uid(let uid):
                     line("<dict>", level: level)
                     line("<key>CF$UID</key>", level: level + 1)
@@ -242,9 +242,18 @@ public enum PlistWriter {
         return value.description
     }
 
+    /// Seconds since 1970 of 0001-01-01T00:00:00Z and of 9999-12-31T23:59:59Z:
+    /// the dates a four-digit year can write.
+    static let xmlDateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
     /// `YYYY-MM-DDTHH:MM:SSZ` (whole seconds, as the XML format has them).
-    static func dateText(_ date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+    /// Throws `unrepresentableValue` for a date outside years 1 to 9999, which
+    /// a binary plist can hold but XML cannot write.
+    public static func xmlDateText(_ date: Date) throws(VettedError) -> String {
+        let rounded = date.timeIntervalSince1970.rounded(.down)
+        guard xmlDateRange.contains(rounded), let total = Int(exactly: rounded) else {
+            throw VettedError(code: .unrepresentableValue, message: "date is outside years 1 to 9999; XML property lists cannot hold it")
+        }
         var days = total / 86_400
         var seconds = total % 86_400
         if seconds < 0 {

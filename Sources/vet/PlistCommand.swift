@@ -76,7 +76,6 @@ struct PlistCommand: ParsableCommand {
         }
         var steps: [Step] = [.visit(root)]
         var results: [JSONValue] = []
-        let dateFormatter = ISO8601DateFormatter()
         while let step = steps.popLast() {
             switch step {
             case .visit(let value):
@@ -84,7 +83,10 @@ struct PlistCommand: ParsableCommand {
                 case .bool(let flag): results.append(.bool(flag))
                 case .string(let string): results.append(.string(string))
                 case .data(let data): results.append(.string(data.base64EncodedString()))
-                case .date(let date): results.append(.string(dateFormatter.string(from: date)))
+                case .date(let date):
+                    // Seconds since 1970 for a date ISO 8601 cannot write (beyond years 1 to 9999).
+                    let text = try? PlistWriter.xmlDateText(date)
+                    results.append(text.map(JSONValue.string) ?? JSONNumber(date.timeIntervalSince1970).map(JSONValue.number) ?? .null)
                 case .uid(let uid): results.append(["CF$UID": .number(JSONNumber(uid))])
                 case .integer(let integer): results.append(.number(JSONNumber(literal: integer.description) ?? JSONNumber(0)))
                 case .real(let real):
