@@ -37,9 +37,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Helpers shared by the test targets: exact-error capture, seeded randomness.
+        .target(name: "VettedTestSupport", dependencies: ["VettedCore"], path: "Tests/VettedTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
-        .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON"], swiftSettings: strictSettings),
-        .testTarget(name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

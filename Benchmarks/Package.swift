@@ -17,7 +17,9 @@ let package = Package(
     ],
     targets: [
         // The deterministic "listings" corpus of the talk's shape, any size.
-        .target(name: "ListingsCorpus", swiftSettings: [.treatAllWarnings(as: .error)]),
+        .target(
+            name: "ListingsCorpus", dependencies: [.product(name: "Vetted", package: vetted)],
+            swiftSettings: [.treatAllWarnings(as: .error)]),
         // `make-listings --bytes N [--seed S]` writes a corpus to standard output.
         .executableTarget(
             name: "make-listings",

@@ -1,5 +1,6 @@
 import Testing
 import VettedCore
+import VettedTestSupport
 import VettedJSON
 
 /// Every error code the parser produces, with its exact offset and path.

@@ -1,5 +1,6 @@
 import Testing
 import VettedCore
+import VettedTestSupport
 import VettedJSON
 
 /// JSONTestSuite (../shared/fixtures/JSONTestSuite/test_parsing): y_ accepted,

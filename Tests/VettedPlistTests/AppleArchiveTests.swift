@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 /// The 46 NSKeyedArchiver plists written by Apple's Foundation (../shared).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 /// Hand-made binary plists, one defect each, with the exact error.

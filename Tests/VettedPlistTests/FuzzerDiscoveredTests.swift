@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 /// Inputs that once crashed a fuzz target, kept so they never do again.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 enum Fixtures {
@@ -21,19 +22,6 @@ enum Fixtures {
 
     static func appleArchive(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: appleArchives.appendingPathComponent(name)))
-    }
-}
-
-/// The error `body` throws, or `nil` with a recorded issue.
-func thrownError(
-    _ body: () throws(VettedError) -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation
-) -> VettedError? {
-    do {
-        try body()
-        Issue.record("expected an error, got none", sourceLocation: sourceLocation)
-        return nil
-    } catch {
-        return error
     }
 }
 
@@ -60,25 +48,6 @@ func bplist(
 
 func bigEndian(_ value: UInt64) -> [UInt8] {
     (0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64(56 - 8 * $0)) }
-}
-
-/// Reproducible random property lists; tests print their seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    static func seed(for test: String) -> UInt64 {
-        let seed = ProcessInfo.processInfo.environment["VETTED_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        print("\(test): seed \(seed) (replay with VETTED_SEED=\(seed))")
-        return seed
-    }
 }
 
 enum RandomPlist {

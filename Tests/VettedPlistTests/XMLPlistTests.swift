@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 @Suite struct XMLPlistTests {

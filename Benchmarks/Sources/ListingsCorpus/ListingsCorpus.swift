@@ -1,3 +1,6 @@
+import Foundation
+import VettedPlist
+
 /// A deterministic corpus of listings in the shape of the talk's "Sell My Old
 /// Junk" API: `id`, `name`, `description`, `price` (a string), `sold`, `url`,
 /// `tags`, `created`, `last_updated`. Some text is non-ASCII, some has
@@ -49,22 +52,9 @@ public enum ListingsCorpus {
             """
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` for seconds since 1970 (proleptic Gregorian, UTC).
+    /// `YYYY-MM-DDTHH:MM:SSZ` for seconds since 1970 (the generator's dates are all in range).
     static func iso8601(_ seconds: Int) -> String {
-        var days = seconds / 86_400
-        let secondOfDay = seconds % 86_400
-        // Civil-from-days (Howard Hinnant's algorithm).
-        days += 719_468
-        let era = days / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthPart = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
-        let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+        (try? PlistWriter.xmlDateText(Date(timeIntervalSince1970: Double(seconds)))) ?? "1970-01-01T00:00:00Z"
     }
 }
 
