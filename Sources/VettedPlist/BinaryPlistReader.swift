@@ -128,7 +128,10 @@ struct BinaryPlistReader {
         var size = 0
         switch type {
         case 0x0:
-            guard [0x00, 0x08, 0x09, 0x0F].contains(marker) else { throw invalidMarker(marker, at: offset) }
+            switch marker {
+            case 0x00, 0x08, 0x09, 0x0F: break
+            default: throw invalidMarker(marker, at: offset)
+            }
         case 0x1:
             guard info <= 4 else { throw invalidMarker(marker, at: offset) }
             size = 1 << info
@@ -205,44 +208,55 @@ struct BinaryPlistReader {
         let keyBase: Int
     }
 
+    /// Open containers, innermost last, and the values and keys not yet placed.
+    private var frames: [Frame] = []
+    private var values: [PlistValue] = []
+    private var keys: [String] = []
+
+    /// A defect found by a static helper; the reader adds the path.
+    private struct Failure: Error {
+        let code: VettedError.Code
+        let offset: Int
+        let message: String
+    }
+
     private func reference(at position: Int) throws(VettedError) -> Int {
         let raw = scanner.bigEndianInteger(at: position, size: objectRefSize)
         guard raw < UInt64(objectCount) else {
-            throw error(.referenceOutOfBounds, at: position, "reference to object \(raw); there are \(objectCount)")
+            throw error(.referenceOutOfBounds, at: position, "reference to object \(raw); there are \(objectCount)", path: currentPath())
         }
         return Int(raw)
     }
 
     private mutating func materialize() throws(VettedError) -> PlistValue {
-        var frames: [Frame] = []
-        var values: [PlistValue] = []
-        var keys: [String] = []
         var onPath = [Bool](repeating: false, count: objectCount)
         var valueCount = 0
         let maxDepth = limits.effectiveMaxDepth
         var next: Int? = topObject
-        var path: () -> DocumentPath = { DocumentPath() }
 
         while true {
             if let object = next {
                 next = nil
                 valueCount += 1
                 let offset = offsets[object]
-                path = { Self.path(frames, keys) }
                 guard valueCount <= limits.maxValues else {
-                    throw error(.valueLimitExceeded, at: offset, "more than \(limits.maxValues) values (shared objects count each time they are used)", path: path())
+                    throw error(
+                        .valueLimitExceeded, at: offset,
+                        "more than \(limits.maxValues) values (shared objects count each time they are used)", path: currentPath())
                 }
                 let header = try header(at: offset)
                 switch header.marker >> 4 {
                 case 0xA, 0xC, 0xD:
                     guard !onPath[object] else {
-                        throw error(.cyclicReference, at: offset, "container at offset \(offset) contains itself", path: path())
+                        throw error(.cyclicReference, at: offset, "container at offset \(offset) contains itself", path: currentPath())
                     }
                     guard frames.count < maxDepth else {
-                        throw error(.depthLimitExceeded, at: offset, "nesting is deeper than the limit of \(maxDepth)", path: path())
+                        throw error(.depthLimitExceeded, at: offset, "nesting is deeper than the limit of \(maxDepth)", path: currentPath())
                     }
                     guard header.length <= limits.maxMembers else {
-                        throw error(.memberLimitExceeded, at: offset, "container has \(header.length) members; the limit is \(limits.maxMembers)", path: path())
+                        throw error(
+                            .memberLimitExceeded, at: offset,
+                            "container has \(header.length) members; the limit is \(limits.maxMembers)", path: currentPath())
                     }
                     onPath[object] = true
                     frames.append(
@@ -250,7 +264,11 @@ struct BinaryPlistReader {
                             object: object, isDictionary: header.marker >> 4 == 0xD, references: header.payload,
                             count: header.length, valueBase: values.count, keyBase: keys.count))
                 default:
-                    values.append(try scalar(header, at: offset, path: path))
+                    do {
+                        values.append(try Self.scalar(scanner, header, at: offset, limits: limits))
+                    } catch {
+                        throw self.error(error.code, at: error.offset, error.message, path: currentPath())
+                    }
                 }
             }
             guard let top = frames.last else { break }
@@ -260,7 +278,7 @@ struct BinaryPlistReader {
                 frames[index].position += 1
                 if top.isDictionary {
                     let keyObject = try reference(at: top.references + position * objectRefSize)
-                    keys.append(try key(keyObject, path: Self.path(frames, keys)))
+                    keys.append(try key(keyObject))
                     next = try reference(at: top.references + (top.count + position) * objectRefSize)
                 } else {
                     next = try reference(at: top.references + position * objectRefSize)
@@ -272,7 +290,9 @@ struct BinaryPlistReader {
             let elements = Array(values[top.valueBase...])
             values.removeSubrange(top.valueBase...)
             if top.isDictionary {
-                let entries = zip(keys[top.keyBase...], elements).map { PlistDictionary.Entry(key: $0, value: $1) }
+                var entries: [PlistDictionary.Entry] = []
+                entries.reserveCapacity(elements.count)
+                for (key, element) in zip(keys[top.keyBase...], elements) { entries.append(PlistDictionary.Entry(key: key, value: element)) }
                 keys.removeSubrange(top.keyBase...)
                 values.append(.dictionary(PlistDictionary(entries)))
             } else {
@@ -285,7 +305,8 @@ struct BinaryPlistReader {
         return root
     }
 
-    private static func path(_ frames: [Frame], _ keys: [String]) -> DocumentPath {
+    /// The path of the value being read, built only for errors.
+    private func currentPath() -> DocumentPath {
         DocumentPath(
             frames.compactMap { frame -> DocumentPath.Component? in
                 guard frame.position > 0 else { return nil }
@@ -298,26 +319,32 @@ struct BinaryPlistReader {
     }
 
     /// A dictionary key: must be a string object.
-    private func key(_ object: Int, path: DocumentPath) throws(VettedError) -> String {
+    private func key(_ object: Int) throws(VettedError) -> String {
         let offset = offsets[object]
         let header = try header(at: offset)
-        guard case .string(let key) = try scalar(header, at: offset, path: { path }) else {
-            throw error(.nonStringKey, at: offset, "dictionary key is not a string", path: path)
+        let value: PlistValue
+        do {
+            value = try Self.scalar(scanner, header, at: offset, limits: limits)
+        } catch {
+            throw self.error(error.code, at: error.offset, error.message, path: currentPath())
+        }
+        guard case .string(let key) = value else {
+            throw error(.nonStringKey, at: offset, "dictionary key is not a string", path: currentPath())
         }
         return key
     }
 
-    private func scalar(_ header: ObjectHeader, at offset: Int, path: () -> DocumentPath) throws(VettedError) -> PlistValue {
+    private static func scalar(_ scanner: ByteScanner, _ header: ObjectHeader, at offset: Int, limits: Limits) throws(Failure) -> PlistValue {
         let info = Int(header.marker & 0x0F)
         switch header.marker >> 4 {
         case 0x0:
             switch header.marker {
             case 0x08: return .bool(false)
             case 0x09: return .bool(true)
-            default: throw error(.invalidObjectMarker, at: offset, "null and fill objects have no plist value", path: path())
+            default: throw Failure(code: .invalidObjectMarker, offset: offset, message: "null and fill objects have no plist value")
             }
         case 0x1:
-            return .integer(try integer(size: 1 << info, at: header.payload, path: path))
+            return .integer(try integer(scanner, size: 1 << info, at: header.payload))
         case 0x2:
             if info == 2 {
                 return .real(Double(Float(bitPattern: UInt32(scanner.bigEndianInteger(at: header.payload, size: 4)))))
@@ -325,30 +352,30 @@ struct BinaryPlistReader {
             return .real(Double(bitPattern: scanner.bigEndianInteger(at: header.payload, size: 8)))
         case 0x3:
             let seconds = Double(bitPattern: scanner.bigEndianInteger(at: header.payload, size: 8))
-            guard seconds.isFinite else { throw error(.invalidDate, at: offset, "date is not a finite number of seconds", path: path()) }
+            guard seconds.isFinite else { throw Failure(code: .invalidDate, offset: offset, message: "date is not a finite number of seconds") }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
-            try checkStringBytes(header.length, at: offset, path: path)
+            try checkStringBytes(header.length, at: offset, limits: limits)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(header.length)
             scanner.appendBytes(header.payload..<header.end, to: &bytes)
             return .data(Data(bytes))
         case 0x5:
-            try checkStringBytes(header.length, at: offset, path: path)
+            try checkStringBytes(header.length, at: offset, limits: limits)
             guard scanner.isASCII(header.payload..<header.end) else {
-                throw error(.invalidUTF8, at: offset, "ASCII string object holds a byte above 0x7F", path: path())
+                throw Failure(code: .invalidUTF8, offset: offset, message: "ASCII string object holds a byte above 0x7F")
             }
             return .string(scanner.string(header.payload..<header.end))
         case 0x6:
-            return .string(try utf16String(header, at: offset, path: path))
+            return .string(try utf16String(scanner, header, at: offset, limits: limits))
         case 0x8:
             return .uid(scanner.bigEndianInteger(at: header.payload, size: info + 1))
         default:
-            throw invalidMarker(header.marker, at: offset)
+            throw Failure(code: .invalidObjectMarker, offset: offset, message: "unknown object marker")
         }
     }
 
-    private func integer(size: Int, at position: Int, path: () -> DocumentPath) throws(VettedError) -> PlistInteger {
+    private static func integer(_ scanner: ByteScanner, size: Int, at position: Int) throws(Failure) -> PlistInteger {
         switch size {
         case 1, 2, 4:
             return .signed(Int64(scanner.bigEndianInteger(at: position, size: size)))
@@ -360,45 +387,68 @@ struct BinaryPlistReader {
             let low = scanner.bigEndianInteger(at: position + 8, size: 8)
             if high == 0 { return PlistInteger(low) }
             if high == .max, low >= 1 << 63 { return .signed(Int64(bitPattern: low)) }
-            throw error(.integerOutOfRange, at: position - 1, "128-bit integer outside the 64-bit range", path: path())
+            throw Failure(code: .integerOutOfRange, offset: position - 1, message: "128-bit integer outside the 64-bit range")
         }
     }
 
-    private func checkStringBytes(_ bytes: Int, at offset: Int, path: () -> DocumentPath) throws(VettedError) {
+    private static func checkStringBytes(_ bytes: Int, at offset: Int, limits: Limits) throws(Failure) {
         guard bytes <= limits.maxStringBytes else {
-            throw error(.stringLengthLimitExceeded, at: offset, "\(bytes) bytes; the limit is \(limits.maxStringBytes)", path: path())
+            throw Failure(code: .stringLengthLimitExceeded, offset: offset, message: "\(bytes) bytes; the limit is \(limits.maxStringBytes)")
         }
     }
 
-    private func utf16String(_ header: ObjectHeader, at offset: Int, path: () -> DocumentPath) throws(VettedError) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity(header.length)
-        var utf8Length = 0
+    /// UTF-16BE → String, transcoded straight to UTF-8; an unpaired surrogate is an error.
+    private static func utf16String(_ scanner: ByteScanner, _ header: ObjectHeader, at offset: Int, limits: Limits) throws(Failure) -> String {
+        // At most three UTF-8 bytes per unit: check the limit before allocating.
+        let (worstCase, overflow) = header.length.multipliedReportingOverflow(by: 3)
+        if overflow || worstCase > limits.maxStringBytes {
+            var exact = 0
+            var index = 0
+            while index < header.length {
+                let unit = scanner.bigEndianInteger(at: header.payload + 2 * index, size: 2)
+                exact += unit < 0x80 ? 1 : unit < 0x800 ? 2 : (0xD800...0xDFFF).contains(unit) ? 2 : 3
+                index += 1
+            }
+            try checkStringBytes(exact, at: offset, limits: limits)
+        }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(Swift.min(worstCase, limits.maxStringBytes))
         var index = 0
         while index < header.length {
-            let unit = UInt16(scanner.bigEndianInteger(at: header.payload + 2 * index, size: 2))
-            switch unit {
-            case 0xD800...0xDBFF:
-                let next = UInt16(scanner.bigEndianInteger(at: header.payload + 2 * (index + 1), size: 2))
-                guard index + 1 < header.length, (0xDC00...0xDFFF).contains(next) else {
-                    throw error(.invalidUTF16, at: header.payload + 2 * index, "unpaired UTF-16 surrogate", path: path())
-                }
-                units.append(unit)
-                units.append(next)
-                utf8Length += 4
-                index += 2
-                continue
-            case 0xDC00...0xDFFF:
-                throw error(.invalidUTF16, at: header.payload + 2 * index, "unpaired UTF-16 surrogate", path: path())
-            case 0..<0x80: utf8Length += 1
-            case 0x80..<0x800: utf8Length += 2
-            default: utf8Length += 3
-            }
-            units.append(unit)
+            let position = header.payload + 2 * index
+            var scalar = UInt32(scanner.bigEndianInteger(at: position, size: 2))
             index += 1
+            switch scalar {
+            case 0xD800...0xDBFF:
+                let low = UInt32(scanner.bigEndianInteger(at: position + 2, size: 2))
+                guard index < header.length, (0xDC00...0xDFFF).contains(low) else {
+                    throw Failure(code: .invalidUTF16, offset: position, message: "unpaired UTF-16 surrogate")
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                index += 1
+            case 0xDC00...0xDFFF:
+                throw Failure(code: .invalidUTF16, offset: position, message: "unpaired UTF-16 surrogate")
+            default:
+                break
+            }
+            switch scalar {
+            case 0..<0x80:
+                utf8.append(UInt8(scalar))
+            case 0x80..<0x800:
+                utf8.append(UInt8(0xC0 | scalar >> 6))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            case 0x800..<0x10000:
+                utf8.append(UInt8(0xE0 | scalar >> 12))
+                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            default:
+                utf8.append(UInt8(0xF0 | scalar >> 18))
+                utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            }
         }
-        try checkStringBytes(utf8Length, at: offset, path: path)
-        return String(decoding: units, as: UTF16.self)
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     // MARK: Errors

@@ -62,7 +62,7 @@ import VettedPlist
             [0xA1, 0x05],  // 0: array referencing object 5 (of 2)
             [0x09],  // 1: true
         ])
-        expect(bytes, .referenceOutOfBounds, at: 9)
+        expect(bytes, .referenceOutOfBounds, at: 9, path: [.index(0)])
     }
 
     @Test func overlappingObjects() {
