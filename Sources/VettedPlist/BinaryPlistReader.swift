@@ -431,22 +431,7 @@ struct BinaryPlistReader {
             default:
                 break
             }
-            switch scalar {
-            case 0..<0x80:
-                utf8.append(UInt8(scalar))
-            case 0x80..<0x800:
-                utf8.append(UInt8(0xC0 | scalar >> 6))
-                utf8.append(UInt8(0x80 | scalar & 0x3F))
-            case 0x800..<0x10000:
-                utf8.append(UInt8(0xE0 | scalar >> 12))
-                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                utf8.append(UInt8(0x80 | scalar & 0x3F))
-            default:
-                utf8.append(UInt8(0xF0 | scalar >> 18))
-                utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                utf8.append(UInt8(0x80 | scalar & 0x3F))
-            }
+            UTF8Sequence.append(scalar, to: &utf8)
         }
         return String(decoding: utf8, as: UTF8.self)
     }

@@ -379,13 +379,13 @@ struct XMLPlistReader {
             }
             let digits = name.dropFirst()
             let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            guard let value, let scalar = Unicode.Scalar(value),
+            guard let value, Unicode.Scalar(value) != nil,
                 value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
                     || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
             else {
                 throw error(.malformedXML, at: start, "character reference &\(Excerpt.escape(name, maximumBytes: 16)); is not an XML character", path: path())
             }
-            bytes.append(contentsOf: String(Character(scalar)).utf8)
+            UTF8Sequence.append(value, to: &bytes)
         }
     }
 
@@ -541,13 +541,13 @@ struct XMLPlistReader {
     }
 
     private func starts(with literal: StaticString) -> Bool {
-        let bytes = UnsafeRawBufferPointerFree.bytes(literal)
+        let bytes = MarkupLiteral.bytes(literal)
         for (index, byte) in bytes.enumerated() where scanner.byte(at: scanner.offset + index) != byte { return false }
         return true
     }
 
     private func find(_ literal: StaticString, from start: Int) -> Int? {
-        let bytes = UnsafeRawBufferPointerFree.bytes(literal)
+        let bytes = MarkupLiteral.bytes(literal)
         guard let first = bytes.first else { return nil }
         var index = start
         while index + bytes.count <= scanner.count {
@@ -581,8 +581,8 @@ struct XMLPlistReader {
     }
 }
 
-/// Literal markup as bytes, without touching pointers.
-enum UnsafeRawBufferPointerFree {
+/// Literal markup (`<!--`, `?>`, …) as bytes.
+enum MarkupLiteral {
     static func bytes(_ literal: StaticString) -> [UInt8] {
         Array(literal.description.utf8)
     }

@@ -30,6 +30,21 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let document = try? parser.parse(corpus)
+    let bplist = Data(PlistWriter.binary(.array((document?.arrayValue ?? []).map { listing in
+        .dictionary(PlistDictionary((listing.objectValue ?? JSONObject()).map { .init(key: $0.key, value: .string($0.value.description)) }))
+    })))
+
+    Benchmark("vetted.bplist-read 1 MB listings") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try PlistParser().parse(bplist))
+        }
+    }
+
+    Benchmark("foundation.PropertyListSerialization 1 MB listings") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try PropertyListSerialization.propertyList(from: bplist, options: [], format: nil))
+        }
+    }
     Benchmark("vetted.write compact 1 MB listings") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(document?.jsonBytes())
