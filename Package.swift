@@ -23,12 +23,15 @@ let package = Package(
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
         .target(name: "VettedCore", swiftSettings: strictSettings),
+        // Format-agnostic validation rules: ranges, lengths, patterns, URLs, dates.
+        .target(name: "VettedRules", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // The strict JSON parser, JSONValue and the writer.
         .target(name: "VettedJSON", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
         .target(name: "VettedPlist", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage.
-        .target(name: "Vetted", dependencies: ["VettedCore", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
+        .target(
+            name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -40,6 +43,7 @@ let package = Package(
         // Helpers shared by the test targets: exact-error capture, seeded randomness.
         .target(name: "VettedTestSupport", dependencies: ["VettedCore"], path: "Tests/VettedTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),

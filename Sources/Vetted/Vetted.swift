@@ -2,3 +2,4 @@
 @_exported public import VettedCore
 @_exported public import VettedJSON
 @_exported public import VettedPlist
+@_exported public import VettedRules

@@ -1,0 +1,279 @@
+public import VettedCore
+
+/// A regular expression matched in time linear in the input: the pattern is
+/// compiled to a Thompson automaton and simulated breadth-first, so there is
+/// no backtracking and no catastrophic case (`(a+)+$` on "aaaa…b" is linear).
+///
+/// Syntax (the whole input must match; no anchors needed):
+/// literals; `.`; classes `[a-z0-9_]`, `[^…]`; escapes `\d \w \s \D \W \S` and
+/// `\` before any special character; groups `( )`; alternation `|`;
+/// quantifiers `* + ?` and `{m}`, `{m,}`, `{m,n}` (n ≤ 100). Matching works on
+/// Unicode scalars. Patterns are limited to 1,000 bytes and 10,000 compiled
+/// instructions.
+public struct LinearPattern: Sendable, Hashable {
+    public let source: String
+    private let program: [Instruction]
+
+    enum Instruction: Sendable, Hashable {
+        case scalar(CharacterSet)
+        case split(Int, Int)
+        case jump(Int)
+        case match
+    }
+
+    struct CharacterSet: Sendable, Hashable {
+        var ranges: [ClosedRange<UInt32>]
+        var negated = false
+        func contains(_ value: UInt32) -> Bool { ranges.contains { $0.contains(value) } != negated }
+        static let any = CharacterSet(ranges: [0...0x10FFFF])
+        static let digit = CharacterSet(ranges: [0x30...0x39])
+        static let word = CharacterSet(ranges: [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
+        static let space = CharacterSet(ranges: [0x09...0x0D, 0x20...0x20])
+    }
+
+    indirect enum Node {
+        case set(CharacterSet)
+        case sequence([Node])
+        case alternatives([Node])
+        case repetition(Node, min: Int, max: Int?)
+    }
+
+    static let maximumSourceBytes = 1_000
+    static let maximumInstructions = 10_000
+    static let maximumRepeat = 100
+
+    /// Compiles `source`; throws `invalidPattern` when it is malformed or too large.
+    public init(_ source: String) throws(VettedError) {
+        guard source.utf8.count <= Self.maximumSourceBytes else {
+            throw VettedError(code: .invalidPattern, message: "pattern is longer than \(Self.maximumSourceBytes) bytes")
+        }
+        var parser = Parser(scalars: Array(source.unicodeScalars))
+        let node = try parser.parseAlternatives(depth: 0)
+        guard parser.index == parser.scalars.count else { throw parser.failure("unbalanced ')'") }
+        var program: [Instruction] = []
+        try Self.compile(node, into: &program)
+        program.append(.match)
+        self.source = source
+        self.program = program
+    }
+
+    /// Whether the whole of `text` matches.
+    public func matches(_ text: String) -> Bool {
+        var current: [Int] = []
+        var next: [Int] = []
+        var marks = [Int](repeating: -1, count: program.count)
+        var generation = 0
+        add(0, to: &current, marks: &marks, generation: generation)
+        for scalar in text.unicodeScalars {
+            generation += 1
+            next.removeAll(keepingCapacity: true)
+            for pc in current {
+                if case .scalar(let set) = program[pc], set.contains(scalar.value) {
+                    add(pc + 1, to: &next, marks: &marks, generation: generation)
+                }
+            }
+            swap(&current, &next)
+            if current.isEmpty { return false }
+        }
+        return current.contains { program[$0] == .match }
+    }
+
+    /// Adds `start` and everything reachable from it without input (iteratively).
+    private func add(_ start: Int, to list: inout [Int], marks: inout [Int], generation: Int) {
+        var stack = [start]
+        while let pc = stack.popLast() {
+            guard program.indices.contains(pc), marks[pc] != generation else { continue }
+            marks[pc] = generation
+            switch program[pc] {
+            case .jump(let target): stack.append(target)
+            case .split(let first, let second):
+                stack.append(second)
+                stack.append(first)
+            case .scalar, .match: list.append(pc)
+            }
+        }
+    }
+
+    private static func compile(_ node: Node, into program: inout [Instruction]) throws(VettedError) {
+        guard program.count < maximumInstructions else {
+            throw VettedError(code: .invalidPattern, message: "pattern compiles to more than \(maximumInstructions) instructions")
+        }
+        switch node {
+        case .set(let set):
+            program.append(.scalar(set))
+        case .sequence(let nodes):
+            for node in nodes { try compile(node, into: &program) }
+        case .alternatives(let nodes):
+            guard let first = nodes.first else { return }
+            if nodes.count == 1 { return try compile(first, into: &program) }
+            let split = program.count
+            program.append(.split(split + 1, 0))
+            try compile(first, into: &program)
+            let jump = program.count
+            program.append(.jump(0))
+            let rest = program.count
+            program[split] = .split(split + 1, rest)
+            try compile(.alternatives(Array(nodes.dropFirst())), into: &program)
+            program[jump] = .jump(program.count)
+        case .repetition(let inner, let min, let max):
+            for _ in 0..<min { try compile(inner, into: &program) }
+            if let max {
+                for _ in min..<max {
+                    let split = program.count
+                    program.append(.split(split + 1, 0))
+                    try compile(inner, into: &program)
+                    program[split] = .split(split + 1, program.count)
+                }
+            } else {
+                let split = program.count
+                program.append(.split(split + 1, 0))
+                try compile(inner, into: &program)
+                program.append(.jump(split))
+                program[split] = .split(split + 1, program.count)
+            }
+        }
+    }
+
+    /// Recursive descent, depth-limited (patterns are short and come from code).
+    struct Parser {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+
+        func failure(_ message: String) -> VettedError {
+            VettedError(code: .invalidPattern, message: "invalid pattern at \(index): \(message)")
+        }
+
+        mutating func parseAlternatives(depth: Int) throws(VettedError) -> Node {
+            guard depth < 50 else { throw failure("groups nested too deeply") }
+            var alternatives = [try parseSequence(depth: depth)]
+            while index < scalars.count, scalars[index] == "|" {
+                index += 1
+                alternatives.append(try parseSequence(depth: depth))
+            }
+            return alternatives.count == 1 ? alternatives[0] : .alternatives(alternatives)
+        }
+
+        mutating func parseSequence(depth: Int) throws(VettedError) -> Node {
+            var items: [Node] = []
+            while index < scalars.count, scalars[index] != "|", scalars[index] != ")" {
+                var atom = try parseAtom(depth: depth)
+                while index < scalars.count {
+                    switch scalars[index] {
+                    case "*": atom = .repetition(atom, min: 0, max: nil)
+                    case "+": atom = .repetition(atom, min: 1, max: nil)
+                    case "?": atom = .repetition(atom, min: 0, max: 1)
+                    case "{": atom = try parseBraces(atom)
+                        continue
+                    default: break
+                    }
+                    if ["*", "+", "?"].contains(scalars[index]) { index += 1 } else { break }
+                }
+                items.append(atom)
+            }
+            return .sequence(items)
+        }
+
+        mutating func parseBraces(_ atom: Node) throws(VettedError) -> Node {
+            index += 1  // {
+            func number() -> Int? {
+                var value = 0
+                var digits = 0
+                while index < scalars.count, let digit = Int(String(scalars[index])), digits < 4 {
+                    value = value * 10 + digit
+                    digits += 1
+                    index += 1
+                }
+                return digits > 0 ? value : nil
+            }
+            guard let min = number() else { throw failure("expected a number after '{'") }
+            var max: Int? = min
+            if index < scalars.count, scalars[index] == "," {
+                index += 1
+                max = number()
+            }
+            guard index < scalars.count, scalars[index] == "}" else { throw failure("expected '}'") }
+            index += 1
+            guard min <= Self.maximumRepeatBound, (max ?? min) <= Self.maximumRepeatBound, min <= (max ?? min) else {
+                throw failure("repetition bounds must be ordered and at most \(Self.maximumRepeatBound)")
+            }
+            return .repetition(atom, min: min, max: max)
+        }
+
+        static let maximumRepeatBound = LinearPattern.maximumRepeat
+
+        mutating func parseAtom(depth: Int) throws(VettedError) -> Node {
+            let scalar = scalars[index]
+            index += 1
+            switch scalar {
+            case "(":
+                let inner = try parseAlternatives(depth: depth + 1)
+                guard index < scalars.count, scalars[index] == ")" else { throw failure("missing ')'") }
+                index += 1
+                return inner
+            case ".": return .set(.any)
+            case "[": return .set(try parseClass())
+            case "\\": return .set(try parseEscape())
+            case "*", "+", "?", "{": throw failure("quantifier with nothing to repeat")
+            case "^" where index == 1, "$" where index == scalars.count: return .sequence([])
+            default: return .set(CharacterSet(ranges: [scalar.value...scalar.value]))
+            }
+        }
+
+        mutating func parseEscape() throws(VettedError) -> CharacterSet {
+            guard index < scalars.count else { throw failure("pattern ends with '\\'") }
+            let scalar = scalars[index]
+            index += 1
+            switch scalar {
+            case "d": return .digit
+            case "w": return .word
+            case "s": return .space
+            case "D": return CharacterSet(ranges: CharacterSet.digit.ranges, negated: true)
+            case "W": return CharacterSet(ranges: CharacterSet.word.ranges, negated: true)
+            case "S": return CharacterSet(ranges: CharacterSet.space.ranges, negated: true)
+            case "n": return CharacterSet(ranges: [0x0A...0x0A])
+            case "t": return CharacterSet(ranges: [0x09...0x09])
+            default:
+                guard !scalar.properties.isAlphabetic, !("0"..."9").contains(scalar) else {
+                    throw failure("unknown escape '\\\(scalar)'")
+                }
+                return CharacterSet(ranges: [scalar.value...scalar.value])
+            }
+        }
+
+        mutating func parseClass() throws(VettedError) -> CharacterSet {
+            var set = CharacterSet(ranges: [])
+            if index < scalars.count, scalars[index] == "^" {
+                set.negated = true
+                index += 1
+            }
+            var first = true
+            while index < scalars.count, scalars[index] != "]" || first {
+                first = false
+                var low: UInt32
+                if scalars[index] == "\\" {
+                    index += 1
+                    let escaped = try parseEscape()
+                    if escaped.ranges.count != 1 || escaped.negated || escaped.ranges[0].count != 1 {
+                        set.ranges += escaped.negated ? [] : escaped.ranges
+                        continue
+                    }
+                    low = escaped.ranges[0].lowerBound
+                } else {
+                    low = scalars[index].value
+                    index += 1
+                }
+                if index + 1 < scalars.count, scalars[index] == "-", scalars[index + 1] != "]" {
+                    let high = scalars[index + 1].value
+                    index += 2
+                    guard low <= high else { throw failure("class range out of order") }
+                    set.ranges.append(low...high)
+                } else {
+                    set.ranges.append(low...low)
+                }
+            }
+            guard index < scalars.count else { throw failure("missing ']'") }
+            index += 1
+            return set
+        }
+    }
+}

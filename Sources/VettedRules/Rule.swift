@@ -1,0 +1,104 @@
+public import VettedCore
+
+/// One check on a value: a stable ``VettedError/Code`` and a predicate that
+/// says what is wrong, or nothing.
+///
+/// Rules are format-agnostic: they run on decoded Swift values (and on
+/// `JSONValue`s through their accessors), and every failure is a
+/// ``RuleViolation`` with a message fit for a person. The debug description
+/// adds an escaped, capped excerpt of the value, never more.
+///
+/// ```swift
+/// let name: Rule<String> = .length(1...200)
+/// let tags: Rule<[String]> = .count(1...10) && .each(.oneOf(["music", "books"]))
+/// if let violation = name.check("") { print(violation) }  // tooShort: must have at least 1 character
+/// ```
+public struct Rule<Value>: Sendable {
+    private let body: @Sendable (Value) -> RuleViolation?
+
+    /// A rule from a closure that returns a violation, or `nil` when `value` passes.
+    public init(_ body: @escaping @Sendable (Value) -> RuleViolation?) {
+        self.body = body
+    }
+
+    /// A custom rule: `test` returns whether the value passes; a failure gets `code` and `message`.
+    public static func custom(
+        _ code: VettedError.Code, _ message: String, _ test: @escaping @Sendable (Value) -> Bool
+    ) -> Rule {
+        Rule { value in test(value) ? nil : RuleViolation(code, message, value: value) }
+    }
+
+    /// The violation, or `nil` when `value` passes.
+    public func check(_ value: Value) -> RuleViolation? { body(value) }
+
+    /// Both rules; the first violation wins.
+    public static func && (lhs: Rule, rhs: Rule) -> Rule {
+        Rule { value in lhs.check(value) ?? rhs.check(value) }
+    }
+
+    /// Runs `self` on `value`, throwing the violation as a ``VettedError`` at `path`.
+    public func validate(_ value: Value, at path: DocumentPath = DocumentPath()) throws(VettedError) {
+        if let violation = check(value) { throw violation.error(at: path) }
+    }
+}
+
+/// What a rule found wrong.
+public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// Stable, named after the defect (`outOfRange`, `tooLong`, `hostNotAllowed`, …).
+    public let code: VettedError.Code
+    /// One line for a person; never quotes the value.
+    public let message: String
+    /// The value, escaped and capped, for debugging only.
+    public let excerpt: String?
+
+    public init(_ code: VettedError.Code, _ message: String, value: Any? = nil) {
+        self.code = code
+        self.message = message
+        self.excerpt = value.map { Excerpt.escape(String(describing: $0)) }
+    }
+
+    public var description: String { "\(code): \(message)" }
+    public var debugDescription: String { excerpt.map { "\(description) (value: \($0))" } ?? description }
+
+    /// The shared error type, located at `path`.
+    public func error(at path: DocumentPath) -> VettedError {
+        VettedError(code: code, path: path, message: message)
+    }
+}
+
+extension VettedError.Code {
+    /// A number outside its allowed range.
+    public static let outOfRange = VettedError.Code("outOfRange")
+    /// Text or a collection shorter than allowed.
+    public static let tooShort = VettedError.Code("tooShort")
+    /// Text or a collection longer than allowed.
+    public static let tooLong = VettedError.Code("tooLong")
+    /// An empty string or collection where something is required.
+    public static let empty = VettedError.Code("empty")
+    /// Text that does not match its pattern.
+    public static let patternMismatch = VettedError.Code("patternMismatch")
+    /// A pattern too long or malformed to compile.
+    public static let invalidPattern = VettedError.Code("invalidPattern")
+    /// A value outside its allowed set.
+    public static let notAllowed = VettedError.Code("notAllowed")
+    /// A collection with repeated elements.
+    public static let notUnique = VettedError.Code("notUnique")
+    /// A date before the earliest allowed.
+    public static let tooEarly = VettedError.Code("tooEarly")
+    /// A date after the latest allowed.
+    public static let tooLate = VettedError.Code("tooLate")
+    /// Text that is not a URL.
+    public static let invalidURL = VettedError.Code("invalidURL")
+    /// A URL scheme outside the allowlist.
+    public static let schemeNotAllowed = VettedError.Code("schemeNotAllowed")
+    /// A URL host outside the allowlist.
+    public static let hostNotAllowed = VettedError.Code("hostNotAllowed")
+    /// A URL with user information (`https://example.com@evil.test`).
+    public static let userInfoNotAllowed = VettedError.Code("userInfoNotAllowed")
+    /// A URL whose host is an IP address.
+    public static let ipHostNotAllowed = VettedError.Code("ipHostNotAllowed")
+    /// A host that looks like an allowed one: punycode, or mixed scripts.
+    public static let confusableHost = VettedError.Code("confusableHost")
+    /// A relation between fields that does not hold.
+    public static let relationViolated = VettedError.Code("relationViolated")
+}

@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import VettedCore
+
+/// What a URL must be: its schemes, its hosts, its length.
+///
+/// The check parses the text itself (RFC 3986 authority syntax, strictly)
+/// rather than trusting a lenient parser, and refuses the tricks phishing
+/// relies on:
+/// - user information (`https://example.com@evil.test` goes to evil.test): `userInfoNotAllowed`;
+/// - backslashes and control characters, which browsers "fix" differently: `invalidURL`;
+/// - IP-literal hosts in any spelling (`127.0.0.1`, `2130706433`, `0x7f.1`, `[::1]`): `ipHostNotAllowed`;
+/// - hosts that look like an allowed one — Punycode (`xn--…`) or mixed-script
+///   labels whose look-alike skeleton is an allowed host (`exаmple.com` with a
+///   Cyrillic а): `confusableHost`;
+/// - any other host outside the allowlist: `hostNotAllowed`.
+public struct URLPolicy: Sendable, Hashable {
+    public enum Host: Sendable, Hashable {
+        /// This host only.
+        case exact(String)
+        /// This host and any of its subdomains.
+        case includingSubdomains(String)
+    }
+
+    /// Allowed schemes, lowercase. Default `https` only.
+    public var schemes: Set<String>
+    /// Allowed hosts; empty allows any (still refusing IPs and confusables).
+    public var hosts: [Host]
+    /// Longest URL, in UTF-8 bytes, checked before parsing.
+    public var maximumLength: Int
+    public var allowsIPHosts: Bool
+    public var allowsUserInfo: Bool
+
+    public init(
+        schemes: Set<String> = ["https"], hosts: [Host] = [], maximumLength: Int = 2_048,
+        allowsIPHosts: Bool = false, allowsUserInfo: Bool = false
+    ) {
+        self.schemes = Set(schemes.map { $0.lowercased() })
+        self.hosts = hosts
+        self.maximumLength = maximumLength
+        self.allowsIPHosts = allowsIPHosts
+        self.allowsUserInfo = allowsUserInfo
+    }
+
+    /// The violation, or `nil` when `text` is a URL this policy allows.
+    public func violation(for text: String) -> RuleViolation? {
+        guard text.utf8.count <= maximumLength else {
+            return RuleViolation(.tooLong, "URL must be at most \(maximumLength) bytes", value: text)
+        }
+        guard !text.isEmpty,
+            !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || $0.properties.isWhitespace })
+        else {
+            return RuleViolation(.invalidURL, "not a URL: empty, or contains spaces, control characters or backslashes", value: text)
+        }
+        // scheme ":" "//" authority
+        guard let colon = text.firstIndex(of: ":") else { return RuleViolation(.invalidURL, "not a URL: no scheme", value: text) }
+        let scheme = text[..<colon]
+        guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+            scheme.unicodeScalars.allSatisfy({ $0.isASCIIAlphanumeric || $0 == "+" || $0 == "-" || $0 == "." })
+        else { return RuleViolation(.invalidURL, "not a URL: malformed scheme", value: text) }
+        guard schemes.contains(scheme.lowercased()) else {
+            return RuleViolation(.schemeNotAllowed, "scheme must be one of \(schemes.sorted().joined(separator: ", "))", value: text)
+        }
+        let rest = text[text.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return RuleViolation(.invalidURL, "not a URL: no '//' authority", value: text) }
+        let authorityStart = rest.index(rest.startIndex, offsetBy: 2)
+        let authorityEnd = rest[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        var authority = rest[authorityStart..<authorityEnd]
+        if let at = authority.lastIndex(of: "@") {
+            guard allowsUserInfo else {
+                return RuleViolation(.userInfoNotAllowed, "URL must not contain user information ('@' before the host)", value: text)
+            }
+            authority = authority[authority.index(after: at)...]
+        }
+        // host [":" port]
+        var host = Substring(authority)
+        if host.hasPrefix("[") {
+            return allowsIPHosts ? nil : RuleViolation(.ipHostNotAllowed, "host must be a name, not an IP address", value: text)
+        }
+        if let portColon = host.lastIndex(of: ":") {
+            let port = host[host.index(after: portColon)...]
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit), let number = Int(port), number <= 65_535 else {
+                return RuleViolation(.invalidURL, "not a URL: malformed port", value: text)
+            }
+            host = host[..<portColon]
+        }
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        guard !name.isEmpty, !name.contains("%"), !name.hasPrefix("."), !name.contains("..") else {
+            return RuleViolation(.invalidURL, "not a URL: malformed host", value: text)
+        }
+        return hostViolation(name, text: text)
+    }
+
+    private func hostViolation(_ name: String, text: String) -> RuleViolation? {
+        let labels = name.split(separator: ".").map(String.init)
+        if Self.isIPAddress(labels) {
+            return allowsIPHosts ? nil : RuleViolation(.ipHostNotAllowed, "host must be a name, not an IP address", value: text)
+        }
+        let isPlainASCII = name.unicodeScalars.allSatisfy(\.isASCII) && !labels.contains { $0.hasPrefix("xn--") }
+        if isPlainASCII {
+            guard !hosts.isEmpty, !matchesAllowed(name) else { return nil }
+            return RuleViolation(.hostNotAllowed, "host is not one of the allowed hosts", value: text)
+        }
+        // Non-ASCII or Punycode: what does it look like?
+        var decoded: [String] = []
+        for label in labels {
+            guard label.hasPrefix("xn--") else {
+                decoded.append(label)
+                continue
+            }
+            guard let unicode = Punycode.decode(String(label.dropFirst(4))) else {
+                return RuleViolation(.invalidURL, "not a URL: malformed Punycode label", value: text)
+            }
+            decoded.append(unicode)
+        }
+        let skeleton = decoded.map(Confusables.skeleton).joined(separator: ".")
+        if hosts.isEmpty {
+            if decoded.contains(where: Confusables.mixesScripts) {
+                return RuleViolation(.confusableHost, "host mixes scripts in one label, a common disguise", value: text)
+            }
+            return nil
+        }
+        if matchesAllowed(skeleton) {
+            return RuleViolation(.confusableHost, "host looks like an allowed host but is a different one", value: text)
+        }
+        return RuleViolation(.hostNotAllowed, "host is not one of the allowed hosts", value: text)
+    }
+
+    private func matchesAllowed(_ name: String) -> Bool {
+        hosts.contains { allowed in
+            switch allowed {
+            case .exact(let host): return name == host.lowercased()
+            case .includingSubdomains(let host):
+                let host = host.lowercased()
+                return name == host || name.hasSuffix("." + host)
+            }
+        }
+    }
+
+    /// IPv4 in any form a resolver accepts: dotted, decimal, octal, hex, fewer than four parts.
+    static func isIPAddress(_ labels: [String]) -> Bool {
+        guard let last = labels.last, !last.isEmpty else { return false }
+        let numeric: (String) -> Bool = { label in
+            let lower = label.lowercased()
+            if lower.hasPrefix("0x") { return lower.dropFirst(2).allSatisfy(\.isHexDigit) }
+            return !label.isEmpty && label.allSatisfy(\.isASCIIDigit)
+        }
+        return numeric(last)
+    }
+}
+
+extension Rule where Value == String {
+    /// A URL allowed by `policy` (see ``URLPolicy``).
+    public static func url(_ policy: URLPolicy) -> Rule {
+        Rule { value in policy.violation(for: value) }
+    }
+}
+
+extension Rule where Value == URL {
+    /// A URL allowed by `policy`, checked on its absolute string.
+    public static func url(_ policy: URLPolicy) -> Rule {
+        Rule { value in policy.violation(for: value.absoluteString) }
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIIAlphanumeric: Bool {
+        ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
