@@ -26,7 +26,7 @@ let package = Package(
         // Format-agnostic validation rules: ranges, lengths, patterns, URLs, dates.
         .target(name: "VettedRules", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // The strict JSON parser, JSONValue and the writer.
-        .target(name: "VettedJSON", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
         .target(name: "VettedPlist", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage.

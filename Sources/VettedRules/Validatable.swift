@@ -1,0 +1,113 @@
+public import VettedCore
+
+/// A type whose values must satisfy rules, declared once and checked by the
+/// decoder for every value of the type at any depth.
+///
+/// ```swift
+/// extension Listing: Validatable {
+///     static let validation = Validation<Listing> {
+///         Field("id", Rule<Int>.range(1...Int(Int32.max)))
+///         Field("name", Rule<String>.length(1...200))
+///         Relation("last_updated", after: "created", as: Date.self)
+///     }
+/// }
+/// ```
+///
+/// Keys are the coding keys' string values. A field rule runs as soon as its
+/// field has decoded; a relation runs when all the fields it names have
+/// decoded, even if other fields failed.
+public protocol Validatable {
+    static var validation: Validation<Self> { get }
+}
+
+/// The rules of one type.
+public struct Validation<Root>: Sendable {
+    public let fields: [String: [FieldCheck]]
+    public let relations: [RelationCheck]
+
+    public init(@ValidationBuilder _ items: () -> [ValidationItem]) {
+        var fields: [String: [FieldCheck]] = [:]
+        var relations: [RelationCheck] = []
+        for item in items() {
+            switch item {
+            case .field(let check): fields[check.key, default: []].append(check)
+            case .relation(let check): relations.append(check)
+            }
+        }
+        self.fields = fields
+        self.relations = relations
+    }
+
+    /// Keys that some relation needs.
+    public var relationKeys: Set<String> { Set(relations.flatMap(\.keys)) }
+}
+
+public enum ValidationItem: Sendable {
+    case field(FieldCheck)
+    case relation(RelationCheck)
+}
+
+@resultBuilder
+public enum ValidationBuilder {
+    public static func buildExpression(_ field: FieldCheck) -> [ValidationItem] { [.field(field)] }
+    public static func buildExpression(_ relation: RelationCheck) -> [ValidationItem] { [.relation(relation)] }
+    public static func buildBlock(_ items: [ValidationItem]...) -> [ValidationItem] { items.flatMap { $0 } }
+    public static func buildOptional(_ items: [ValidationItem]?) -> [ValidationItem] { items ?? [] }
+    public static func buildEither(first items: [ValidationItem]) -> [ValidationItem] { items }
+    public static func buildEither(second items: [ValidationItem]) -> [ValidationItem] { items }
+}
+
+/// A rule on one field, by coding key. The rule's value type must be the
+/// field's declared type (for an optional field, the wrapped type: a missing
+/// or null value is not checked).
+public struct FieldCheck: Sendable {
+    public let key: String
+    let body: @Sendable (Any) -> RuleViolation?
+
+    /// Checks `value` if it has the rule's type.
+    public func check(_ value: Any) -> RuleViolation? { body(value) }
+}
+
+/// `Field("name", Rule<String>.length(1...200))`
+public func Field<Value: SendableMetatype>(_ key: String, _ rule: Rule<Value>) -> FieldCheck {
+    FieldCheck(key: key) { value in (value as? Value).flatMap(rule.check) }
+}
+
+/// `Field(CodingKeys.name, Rule<String>.length(1...200))`
+public func Field<Value: SendableMetatype>(_ key: some CodingKey, _ rule: Rule<Value>) -> FieldCheck {
+    Field(key.stringValue, rule)
+}
+
+/// A relation between fields, checked once all of them have decoded.
+public struct RelationCheck: Sendable {
+    public let keys: [String]
+    /// The field the violation is reported at.
+    public let reportedKey: String
+    let body: @Sendable ([String: Any]) -> RuleViolation?
+
+    public init(keys: [String], reportedAt reportedKey: String, _ body: @escaping @Sendable ([String: Any]) -> RuleViolation?) {
+        self.keys = keys
+        self.reportedKey = reportedKey
+        self.body = body
+    }
+
+    /// The violation, or `nil` when the relation holds or a field is missing.
+    public func check(_ values: [String: Any]) -> RuleViolation? { body(values) }
+}
+
+/// `Relation("last_updated", after: "created", as: Date.self)`: the first
+/// field is not before the second; reported at the first.
+public func Relation<Value: Comparable & SendableMetatype>(_ later: String, after earlier: String, as type: Value.Type) -> RelationCheck {
+    Relation(later, earlier, as: type, .relationViolated, "must not be before \(earlier)") { $0 >= $1 }
+}
+
+/// A custom relation between two fields of one type, reported at the first.
+public func Relation<Value: SendableMetatype>(
+    _ first: String, _ second: String, as type: Value.Type, _ code: VettedError.Code, _ message: String,
+    _ holds: @escaping @Sendable (Value, Value) -> Bool
+) -> RelationCheck {
+    RelationCheck(keys: [first, second], reportedAt: first) { values in
+        guard let a = values[first] as? Value, let b = values[second] as? Value else { return nil }
+        return holds(a, b) ? nil : RuleViolation(code, message)
+    }
+}
