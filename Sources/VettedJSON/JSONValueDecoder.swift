@@ -45,10 +45,10 @@ final class ValidationScope {
     let relationKeys: Set<String>
     var values: [String: Any] = [:]
 
-    init(fields: [String: [FieldCheck]], relations: [RelationCheck]) {
+    init(fields: [String: [FieldCheck]], relations: [RelationCheck], relationKeys: Set<String>) {
         self.fields = fields
         self.relations = relations
-        self.relationKeys = Set(relations.flatMap(\.keys))
+        self.relationKeys = relationKeys
     }
 
     func runRelations(at codingPath: [any CodingKey], context: DecodingContext) throws {
@@ -62,7 +62,8 @@ final class ValidationScope {
 
 extension Validatable {
     static var validationScope: ValidationScope {
-        ValidationScope(fields: validation.fields, relations: validation.relations)
+        let validation = validation
+        return ValidationScope(fields: validation.fields, relations: validation.relations, relationKeys: validation.relationKeys)
     }
 }
 
@@ -105,13 +106,13 @@ struct JSONValueDecoder: Decoder {
         if T.self == Date.self, let date = try unwrapDate(codingPath: codingPath) as? T { return date }
         if T.self == Data.self, let data = try unwrapData(codingPath: codingPath) as? T { return data }
         if T.self == URL.self {
-            let text = try unwrapString(codingPath: codingPath)
+            let text = try unwrapString(value, codingPath)
             guard let url = URL(string: text) as? T else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
             }
             return url
         }
-        if T.self == Decimal.self, let decimal = try unwrapDecimal(codingPath: codingPath) as? T { return decimal }
+        if T.self == Decimal.self, let decimal = try unwrapDecimal(value, codingPath) as? T { return decimal }
         let scope = (T.self as? any Validatable.Type)?.validationScope
         let decoder = JSONValueDecoder(value: value, codingPath: codingPath, context: context, scope: scope)
         do {
@@ -130,20 +131,20 @@ struct JSONValueDecoder: Decoder {
         JSONValueDecoder(value: value, codingPath: codingPath, context: context)
     }
 
-    func unwrapString(codingPath: [any CodingKey]) throws -> String {
+    func unwrapString(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
         guard case .string(let string) = value else {
-            throw mismatch(String.self, value, codingPath)
+            throw mismatch(String.self, value, codingPath())
         }
         return string
     }
 
-    func unwrapBool(codingPath: [any CodingKey]) throws -> Bool {
-        guard case .bool(let flag) = value else { throw mismatch(Bool.self, value, codingPath) }
+    func unwrapBool(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let flag) = value else { throw mismatch(Bool.self, value, codingPath()) }
         return flag
     }
 
-    func unwrapInteger<I: FixedWidthInteger>(_ type: I.Type, codingPath: [any CodingKey]) throws -> I {
-        guard case .number(let number) = value else { throw mismatch(I.self, value, codingPath) }
+    func unwrapInteger<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
+        guard case .number(let number) = value else { throw mismatch(I.self, value, codingPath()) }
         let integer: I?
         if I.isSigned {
             integer = (try? number.int64Value).flatMap { I(exactly: $0) }
@@ -152,17 +153,17 @@ struct JSONValueDecoder: Decoder {
         }
         guard let integer else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath, debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in \(I.self)."))
+                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in \(I.self)."))
         }
         return integer
     }
 
-    func unwrapDouble(codingPath: [any CodingKey]) throws -> Double {
+    func unwrapDouble(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
         switch value {
         case .number(let number):
             guard let double = try? number.doubleValue else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: codingPath, debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Double."))
+                    .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Double."))
             }
             return double
         case .string(let string):
@@ -171,25 +172,25 @@ struct JSONValueDecoder: Decoder {
                 if string == negative { return -.infinity }
                 if string == nan { return .nan }
             }
-            throw mismatch(Double.self, value, codingPath)
+            throw mismatch(Double.self, value, codingPath())
         default:
-            throw mismatch(Double.self, value, codingPath)
+            throw mismatch(Double.self, value, codingPath())
         }
     }
 
-    func unwrapFloat(codingPath: [any CodingKey]) throws -> Float {
-        let double = try unwrapDouble(codingPath: codingPath)
+    func unwrapFloat(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
+        let double = try unwrapDouble(value, codingPath())
         guard !double.isFinite || abs(double) <= Double(Float.greatestFiniteMagnitude) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Number \(double) is not representable in Float."))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "Number \(double) is not representable in Float."))
         }
         return Float(double)
     }
 
-    func unwrapDecimal(codingPath: [any CodingKey]) throws -> Decimal {
-        guard case .number(let number) = value else { throw mismatch(Decimal.self, value, codingPath) }
+    func unwrapDecimal(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Decimal {
+        guard case .number(let number) = value else { throw mismatch(Decimal.self, value, codingPath()) }
         guard let decimal = try? number.decimalValue else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath, debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Decimal."))
+                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Decimal."))
         }
         return decimal
     }
@@ -199,17 +200,17 @@ struct JSONValueDecoder: Decoder {
         case .deferredToDate:
             return try Date(from: JSONValueDecoder(value: value, codingPath: codingPath, context: context))
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try unwrapDouble(codingPath: codingPath))
+            return Date(timeIntervalSince1970: try unwrapDouble(value, codingPath))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try unwrapDouble(codingPath: codingPath) / 1_000)
+            return Date(timeIntervalSince1970: try unwrapDouble(value, codingPath) / 1_000)
         case .iso8601:
-            let text = try unwrapString(codingPath: codingPath)
+            let text = try unwrapString(value, codingPath)
             guard let date = ISO8601.date(from: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
             }
             return date
         case .formatted(let formatter):
-            let text = try unwrapString(codingPath: codingPath)
+            let text = try unwrapString(value, codingPath)
             guard let date = formatter.date(from: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Date string does not match format expected by formatter."))
             }
@@ -224,7 +225,7 @@ struct JSONValueDecoder: Decoder {
         case .deferredToData:
             return try Data(from: JSONValueDecoder(value: value, codingPath: codingPath, context: context))
         case .base64:
-            let text = try unwrapString(codingPath: codingPath)
+            let text = try unwrapString(value, codingPath)
             guard let data = Data(base64Encoded: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
             }
@@ -269,24 +270,17 @@ extension JSONValue {
 
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONValueDecoder
-    /// Members by converted key (the first of a repeated key wins, as the parser kept them).
-    let members: [String: JSONValue]
-    let orderedKeys: [String]
+    let object: JSONObject
+    /// The object's keys as the key strategy converts them (the object's own keys by default).
+    let keys: [String]
 
     init(object: JSONObject, decoder: JSONValueDecoder) {
         self.decoder = decoder
-        var members: [String: JSONValue] = [:]
-        var ordered: [String] = []
-        members.reserveCapacity(object.count)
-        for (key, value) in zip(object.keys, object.values) {
-            let converted = Self.convert(key, strategy: decoder.context.keys, codingPath: decoder.codingPath)
-            if members[converted] == nil {
-                members[converted] = value
-                ordered.append(converted)
-            }
+        self.object = object
+        switch decoder.context.keys {
+        case .useDefaultKeys: keys = object.keys
+        default: keys = object.keys.map { Self.convert($0, strategy: decoder.context.keys, codingPath: decoder.codingPath) }
         }
-        self.members = members
-        self.orderedKeys = ordered
     }
 
     static func convert(_ key: String, strategy: VettedJSONDecoder.KeyDecodingStrategy, codingPath: [any CodingKey]) -> String {
@@ -298,45 +292,51 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
-    var allKeys: [Key] { orderedKeys.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+    /// Keys in document order, the first of any repeated key only.
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        return keys.compactMap { seen.insert($0).inserted ? Key(stringValue: $0) : nil }
+    }
+
+    func contains(_ key: Key) -> Bool { keys.contains(key.stringValue) }
 
     private func member(_ key: Key) throws -> JSONValue {
-        guard let value = members[key.stringValue] else {
+        guard let index = keys.firstIndex(of: key.stringValue), object.values.indices.contains(index) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
-        return value
+        return object.values[index]
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
 
-    private func decodeValue<T>(_ key: Key, _ body: (JSONValueDecoder, [any CodingKey]) throws -> T) throws -> T {
-        let path = codingPath + [key]
-        let value = try body(decoder.child(try member(key), codingPath: path), path)
-        try decoder.validate(value, key: key, codingPath: codingPath)
+    /// Decodes the member `key` with `body` (given the JSON value and a lazily
+    /// built path), then checks the field's rules.
+    private func decodeValue<T>(_ key: Key, _ body: (JSONValue, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
+        let value = try body(try member(key), codingPath + [key])
+        if decoder.scope != nil { try decoder.validate(value, key: key, codingPath: codingPath) }
         return value
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeValue(key) { try $0.unwrapBool(codingPath: $1) } }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeValue(key) { try $0.unwrapString(codingPath: $1) } }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeValue(key) { try $0.unwrapDouble(codingPath: $1) } }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeValue(key) { try $0.unwrapFloat(codingPath: $1) } }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeValue(key) { try $0.unwrapInteger(Int.self, codingPath: $1) } }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeValue(key) { try $0.unwrapInteger(Int8.self, codingPath: $1) } }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeValue(key) { try $0.unwrapInteger(Int16.self, codingPath: $1) } }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeValue(key) { try $0.unwrapInteger(Int32.self, codingPath: $1) } }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeValue(key) { try $0.unwrapInteger(Int64.self, codingPath: $1) } }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeValue(key) { try $0.unwrapInteger(UInt.self, codingPath: $1) } }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeValue(key) { try $0.unwrapInteger(UInt8.self, codingPath: $1) } }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeValue(key) { try $0.unwrapInteger(UInt16.self, codingPath: $1) } }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeValue(key) { try $0.unwrapInteger(UInt32.self, codingPath: $1) } }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeValue(key) { try $0.unwrapInteger(UInt64.self, codingPath: $1) } }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decodeValue(key) { try $0.unwrap(T.self, codingPath: $1) } }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeValue(key) { try decoder.unwrapBool($0, $1()) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeValue(key) { try decoder.unwrapString($0, $1()) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeValue(key) { try decoder.unwrapDouble($0, $1()) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeValue(key) { try decoder.unwrapFloat($0, $1()) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeValue(key) { try decoder.unwrapInteger(Int.self, $0, $1()) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeValue(key) { try decoder.unwrapInteger(Int8.self, $0, $1()) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeValue(key) { try decoder.unwrapInteger(Int16.self, $0, $1()) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeValue(key) { try decoder.unwrapInteger(Int32.self, $0, $1()) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeValue(key) { try decoder.unwrapInteger(Int64.self, $0, $1()) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeValue(key) { try decoder.unwrapInteger(UInt.self, $0, $1()) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeValue(key) { try decoder.unwrapInteger(UInt8.self, $0, $1()) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeValue(key) { try decoder.unwrapInteger(UInt16.self, $0, $1()) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeValue(key) { try decoder.unwrapInteger(UInt32.self, $0, $1()) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeValue(key) { try decoder.unwrapInteger(UInt64.self, $0, $1()) } }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decodeValue(key) { value, path in let path = path(); return try decoder.child(value, codingPath: path).unwrap(T.self, codingPath: path) } }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        guard let value = members[key.stringValue] else {
+        guard let value = try? member(key) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "Cannot get KeyedDecodingContainer<\(NestedKey.self)> -- no value found for key \(key) (\"\(key.stringValue)\")"))
         }
@@ -344,7 +344,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        guard let value = members[key.stringValue] else {
+        guard let value = try? member(key) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "Cannot get UnkeyedDecodingContainer -- no value found for key \(key) (\"\(key.stringValue)\")"))
         }
@@ -352,11 +352,12 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        decoder.child(members["super"] ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")])
+        let index = keys.firstIndex(of: "super")
+        return decoder.child(index.map { object.values[$0] } ?? .null, codingPath: codingPath + [PathKey(stringValue: "super")])
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder.child(members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        decoder.child((try? member(key)) ?? .null, codingPath: codingPath + [key])
     }
 }
 
@@ -389,28 +390,32 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    private mutating func next<T>(_ type: T.Type, _ body: (JSONValueDecoder, [any CodingKey]) throws -> T) throws -> T {
-        let path = indexPath
-        let value = try body(decoder.child(try current(type), codingPath: path), path)
+    private mutating func next<T>(
+        _ type: T.Type, _ body: (JSONValueDecoder, JSONValue, @autoclosure () -> [any CodingKey]) throws -> T
+    ) throws -> T {
+        let value = try body(decoder, try current(type), indexPath)
         currentIndex += 1
         return value
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.unwrapBool(codingPath: $1) } }
-    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.unwrapString(codingPath: $1) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.unwrapDouble(codingPath: $1) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try $0.unwrapFloat(codingPath: $1) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.unwrapInteger(Int.self, codingPath: $1) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try $0.unwrapInteger(Int8.self, codingPath: $1) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try $0.unwrapInteger(Int16.self, codingPath: $1) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try $0.unwrapInteger(Int32.self, codingPath: $1) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try $0.unwrapInteger(Int64.self, codingPath: $1) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try $0.unwrapInteger(UInt.self, codingPath: $1) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try $0.unwrapInteger(UInt8.self, codingPath: $1) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.unwrapInteger(UInt16.self, codingPath: $1) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.unwrapInteger(UInt32.self, codingPath: $1) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.unwrapInteger(UInt64.self, codingPath: $1) } }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { try $0.unwrap(T.self, codingPath: $1) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.unwrapBool($1, $2()) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.unwrapString($1, $2()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.unwrapDouble($1, $2()) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try $0.unwrapFloat($1, $2()) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.unwrapInteger(Int.self, $1, $2()) } }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try $0.unwrapInteger(Int8.self, $1, $2()) } }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try $0.unwrapInteger(Int16.self, $1, $2()) } }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try $0.unwrapInteger(Int32.self, $1, $2()) } }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try $0.unwrapInteger(Int64.self, $1, $2()) } }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try $0.unwrapInteger(UInt.self, $1, $2()) } }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try $0.unwrapInteger(UInt8.self, $1, $2()) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.unwrapInteger(UInt16.self, $1, $2()) } }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.unwrapInteger(UInt32.self, $1, $2()) } }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.unwrapInteger(UInt64.self, $1, $2()) } }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type) { decoder, value, path in
+        let path = path()
+        return try decoder.child(value, codingPath: path).unwrap(T.self, codingPath: path)
+    } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let container = try decoder.child(try current(KeyedDecodingContainer<NestedKey>.self), codingPath: indexPath).container(keyedBy: type)
@@ -436,20 +441,20 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     func decodeNil() -> Bool { decoder.value.isNull }
-    func decode(_ type: Bool.Type) throws -> Bool { try decoder.unwrapBool(codingPath: codingPath) }
-    func decode(_ type: String.Type) throws -> String { try decoder.unwrapString(codingPath: codingPath) }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.unwrapDouble(codingPath: codingPath) }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.unwrapFloat(codingPath: codingPath) }
-    func decode(_ type: Int.Type) throws -> Int { try decoder.unwrapInteger(Int.self, codingPath: codingPath) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unwrapInteger(Int8.self, codingPath: codingPath) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unwrapInteger(Int16.self, codingPath: codingPath) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.unwrapInteger(Int32.self, codingPath: codingPath) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.unwrapInteger(Int64.self, codingPath: codingPath) }
-    func decode(_ type: UInt.Type) throws -> UInt { try decoder.unwrapInteger(UInt.self, codingPath: codingPath) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.unwrapInteger(UInt8.self, codingPath: codingPath) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unwrapInteger(UInt16.self, codingPath: codingPath) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unwrapInteger(UInt32.self, codingPath: codingPath) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unwrapInteger(UInt64.self, codingPath: codingPath) }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.unwrapBool(decoder.value, codingPath) }
+    func decode(_ type: String.Type) throws -> String { try decoder.unwrapString(decoder.value, codingPath) }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.unwrapDouble(decoder.value, codingPath) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.unwrapFloat(decoder.value, codingPath) }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.unwrapInteger(Int.self, decoder.value, codingPath) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unwrapInteger(Int8.self, decoder.value, codingPath) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unwrapInteger(Int16.self, decoder.value, codingPath) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.unwrapInteger(Int32.self, decoder.value, codingPath) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.unwrapInteger(Int64.self, decoder.value, codingPath) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.unwrapInteger(UInt.self, decoder.value, codingPath) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.unwrapInteger(UInt8.self, decoder.value, codingPath) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unwrapInteger(UInt16.self, decoder.value, codingPath) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unwrapInteger(UInt32.self, decoder.value, codingPath) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unwrapInteger(UInt64.self, decoder.value, codingPath) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.unwrap(T.self, codingPath: codingPath) }
 }
 

@@ -51,7 +51,9 @@ public struct URLPolicy: Sendable, Hashable {
             return RuleViolation(.tooLong, "URL must be at most \(maximumLength) bytes", value: text)
         }
         guard !text.isEmpty,
-            !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || $0.properties.isWhitespace })
+            !text.unicodeScalars.contains(where: {
+                $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || ($0.value >= 0x80 && $0.properties.isWhitespace)
+            })
         else {
             return RuleViolation(.invalidURL, "not a URL: empty, or contains spaces, control characters or backslashes", value: text)
         }

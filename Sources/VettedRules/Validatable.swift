@@ -24,6 +24,8 @@ public protocol Validatable {
 public struct Validation<Root>: Sendable {
     public let fields: [String: [FieldCheck]]
     public let relations: [RelationCheck]
+    /// Keys that some relation needs.
+    public let relationKeys: Set<String>
 
     public init(@ValidationBuilder _ items: () -> [ValidationItem]) {
         var fields: [String: [FieldCheck]] = [:]
@@ -36,10 +38,8 @@ public struct Validation<Root>: Sendable {
         }
         self.fields = fields
         self.relations = relations
+        self.relationKeys = Set(relations.flatMap(\.keys))
     }
-
-    /// Keys that some relation needs.
-    public var relationKeys: Set<String> { Set(relations.flatMap(\.keys)) }
 }
 
 public enum ValidationItem: Sendable {

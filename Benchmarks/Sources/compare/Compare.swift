@@ -19,7 +19,7 @@ struct Compare: ParsableCommand {
             where ratio = Vetted throughput / Foundation throughput ("-" on the peer's own line).
             Build in release: swift run -c release --package-path Benchmarks compare …
             """,
-        subcommands: [JSONThroughput.self, JSONMemory.self, PlistThroughput.self])
+        subcommands: [JSONThroughput.self, JSONMemory.self, PlistThroughput.self, DecodeThroughput.self])
 }
 
 /// Timing helpers shared by the subcommands.
