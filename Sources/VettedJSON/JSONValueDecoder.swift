@@ -139,7 +139,8 @@ struct JSONValueDecoder: Decoder {
     }
 
     func unwrapBool(_ value: JSONValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
-        guard case .bool(let flag) = value else { throw mismatch(Bool.self, value, codingPath()) }
+        // As in Foundation, a null where a Bool is expected is a type mismatch, not a missing value.
+        guard case .bool(let flag) = value else { throw mismatch(Bool.self, value, codingPath(), nullIsMismatch: true) }
         return flag
     }
 
@@ -235,8 +236,10 @@ struct JSONValueDecoder: Decoder {
         }
     }
 
-    func mismatch(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey], expected: String? = nil) -> DecodingError {
-        if value.isNull {
+    func mismatch(
+        _ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
+    ) -> DecodingError {
+        if value.isNull, !nullIsMismatch {
             return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
         }
         return .typeMismatch(
