@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with address sanitizer and runs it.
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# Targets: json, bplist, xmlplist. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+# Targets: json, bplist, xmlplist, decode. Crashes land in Fuzz/artifacts/; add each as a named regression test.
 set -euo pipefail
 
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
@@ -14,7 +14,8 @@ case "$target" in
   json) modules=(VettedCore VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
   bplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
   xmlplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
-  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist)" >&2; exit 64 ;;
+  decode) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/Decode/FuzzDecode.swift" ;;
+  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode)" >&2; exit 64 ;;
 esac
 
 build="$root/.build-fuzz/$target"
@@ -31,9 +32,9 @@ swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$target" "$entry" "${obj
 
 # Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
 corpora=("$build/corpus" "$root/Fuzz/seeds/$target")
-[ "$target" = json ] && corpora+=("$root/Samples")
+case "$target" in json | decode) corpora+=("$root/Samples") ;; esac
 case "$target" in
-  json) shared="$root/../shared/fixtures/JSONTestSuite/test_parsing" ;;
+  json | decode) shared="$root/../shared/fixtures/JSONTestSuite/test_parsing" ;;
   *) shared="$root/../shared/fixtures/keyed-archives/apple" ;;
 esac
 [ -d "$shared" ] && corpora+=("$shared")
