@@ -41,7 +41,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Helpers shared by the test targets: exact-error capture, seeded randomness.
-        .target(name: "VettedTestSupport", dependencies: ["VettedCore"], path: "Tests/VettedTestSupport", swiftSettings: strictSettings),
+        .target(
+            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules"], path: "Tests/VettedTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),

@@ -10,11 +10,12 @@ shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 defines=()
+extra=()
 case "$target" in
   json) modules=(VettedCore VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
   bplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
   xmlplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
-  decode) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/Decode/FuzzDecode.swift" ;;
+  decode) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode)" >&2; exit 64 ;;
 esac
 
@@ -28,7 +29,7 @@ for module in "${modules[@]}"; do
 done
 objects=()
 for module in "${modules[@]}"; do objects+=("$build/$module.o"); done
-swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$target" "$entry" "${objects[@]}" -o "$build/fuzz-$target"
+swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$target" "$entry" "${extra[@]}" "${objects[@]}" -o "$build/fuzz-$target"
 
 # Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
 corpora=("$build/corpus" "$root/Fuzz/seeds/$target")

@@ -5,38 +5,6 @@ import VettedJSON
 import VettedRules
 import VettedTestSupport
 
-/// The talk's `Listing`, with exactly the talk's rules.
-struct Listing: Codable, Equatable, Validatable {
-    enum Tag: String, Codable { case music, electric, acoustic, vintage, books, tools, garden, kids }
-
-    var id: Int
-    var name: String
-    var description: String
-    var price: String
-    var sold: Bool
-    var url: String
-    var tags: [Tag]
-    var created: Date
-    var lastUpdated: Date
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, description, price, sold, url, tags, created
-        case lastUpdated = "last_updated"
-    }
-
-    static let pricePattern = (try? LinearPattern("[0-9]+(\\.[0-9]{1,2})?")) ?? (try? LinearPattern("x"))
-
-    static let validation = Validation<Listing> {
-        Field(CodingKeys.id, Rule<Int>.range(1...Int(Int32.max)))
-        Field(CodingKeys.name, Rule<String>.length(1...200))
-        Field(CodingKeys.description, Rule<String>.length(1...5_000))
-        if let pricePattern { Field(CodingKeys.price, Rule<String>.pattern(pricePattern, maximumLength: 32)) }
-        Field(CodingKeys.url, Rule<String>.url(URLPolicy(schemes: ["https"], hosts: [.exact("example.com")], maximumLength: 50)))
-        Field(CodingKeys.tags, Rule<[Tag]>.count(1...10))
-        Relation("last_updated", after: "created", as: Date.self)
-    }
-}
-
 @Suite struct ListingValidationTests {
     static let valid = """
         {"id": 1, "name": "Guitar", "description": "Acoustic guitar, barely played.", "price": "150.00",
