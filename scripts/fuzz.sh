@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 defines=()
 extra=()
 case "$target" in
-  json) modules=(VettedCore VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
+  json) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
   bplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
   xmlplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
   decode) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
