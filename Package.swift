@@ -42,7 +42,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: exact-error capture, seeded randomness.
         .target(
-            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules"], path: "Tests/VettedTestSupport",
+            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist"], path: "Tests/VettedTestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),

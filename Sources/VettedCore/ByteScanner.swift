@@ -207,28 +207,6 @@ public struct ByteScanner {
         }
         return true
     }
-
-    /// FNV-1a hash of the bytes in `range`, continuing from `seed`.
-    public func hashBytes(_ range: Range<Int>, seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
-        guard contains(range) else { return seed }
-        var hash = seed
-        for index in range {
-            hash = (hash ^ UInt64(load(index))) &* 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
-
-    /// FNV-1a hash of `bytes`, equal to ``hashBytes(_:seed:)`` of the same bytes in the input.
-    public static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes, seed: UInt64 = ByteScanner.hashSeed) -> UInt64 {
-        var hash = seed
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
-
-    /// FNV-1a offset basis.
-    public static let hashSeed: UInt64 = 0xCBF2_9CE4_8422_2325
 }
 
 extension SourceText {

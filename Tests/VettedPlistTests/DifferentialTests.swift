@@ -175,25 +175,6 @@ struct PythonDifferentialTests {
 
 /// Foundation reads what Vetted writes (valid input only: it crashes on mutated data).
 @Suite struct FoundationReadBackTests {
-    static func matches(_ any: Any, _ value: PlistValue) -> Bool {
-        switch value {
-        case .bool(let flag): return (any as? Bool) == flag
-        case .integer(.signed(let signed)): return (any as? NSNumber)?.int64Value == signed
-        case .integer(.unsigned(let unsigned)): return (any as? NSNumber)?.uint64Value == unsigned
-        case .real(let real): return (any as? NSNumber)?.doubleValue == real
-        case .string(let string): return (any as? String) == string
-        case .data(let data): return (any as? Data) == data
-        case .date(let date): return (any as? Date) == date
-        case .uid: return true
-        case .array(let elements):
-            guard let array = any as? [Any], array.count == elements.count else { return false }
-            return zip(array, elements).allSatisfy { matches($0, $1) }
-        case .dictionary(let dictionary):
-            guard let foundation = any as? [String: Any], foundation.count == dictionary.count else { return false }
-            return dictionary.allSatisfy { entry in foundation[entry.key].map { matches($0, entry.value) } ?? false }
-        }
-    }
-
     /// Foundation-friendly values: no UIDs, finite reals, and no U+FEFF
     /// (Foundation's XML reader drops one that starts a string; plistlib and
     /// Vetted keep it).
@@ -224,7 +205,7 @@ struct PythonDifferentialTests {
             let value = Self.sanitized(RandomPlist.value(uids: false, using: &generator))
             for bytes in [PlistWriter.binary(value), try PlistWriter.xml(value)] {
                 let read = try unsafe PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
-                if !Self.matches(read, value) {
+                if !foundationValue(read, matches: value) {
                     Issue.record("seed \(seed), iteration \(iteration): Foundation read a different value")
                     return
                 }

@@ -22,6 +22,20 @@ struct Compare: ParsableCommand {
         subcommands: [JSONThroughput.self, JSONMemory.self, PlistThroughput.self, DecodeThroughput.self])
 }
 
+/// `--runs` and `--include-release`, shared by every timed subcommand.
+struct TimingOptions: ParsableArguments {
+    @Option(help: "Timed runs per side.")
+    var runs = 15
+
+    @Flag(help: "Time releasing the values too, not only producing them.")
+    var includeRelease = false
+
+    /// Medians of the bodies, with two warm-up rounds (see ``Timing/medians(runs:warmup:includeRelease:_:)``).
+    func medians(_ bodies: [() throws -> Any?]) throws -> [Double] {
+        try Timing.medians(runs: runs, warmup: 2, includeRelease: includeRelease, bodies)
+    }
+}
+
 /// Timing helpers shared by the subcommands.
 enum Timing {
     /// Median seconds of `runs` timed calls of each body. Bodies take turns,
@@ -69,11 +83,7 @@ struct JSONThroughput: ParsableCommand {
     @Argument(help: "A JSON file (for example from make-listings).")
     var file: String
 
-    @Option(help: "Timed runs per side.")
-    var runs = 15
-
-    @Flag(help: "Time releasing the parsed value too, not only producing it.")
-    var includeRelease = false
+    @OptionGroup var timing: TimingOptions
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -81,7 +91,7 @@ struct JSONThroughput: ParsableCommand {
 
         try Self.checkBothSidesAgree(on: data, parser: parser)
 
-        let medians = try Timing.medians(runs: runs, warmup: 2, includeRelease: includeRelease, [
+        let medians = try timing.medians([
             { try parser.parse(data) },
             { try parser.validate(data); return nil },
             { try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) },
@@ -165,17 +175,13 @@ struct PlistThroughput: ParsableCommand {
     @Argument(help: "A binary property list.")
     var file: String
 
-    @Option(help: "Timed runs per side.")
-    var runs = 15
-
-    @Flag(help: "Time releasing the values too, not only producing them.")
-    var includeRelease = false
+    @OptionGroup var timing: TimingOptions
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let parser = PlistParser(limits: Limits(maxInputBytes: .max, maxMembers: .max, maxValues: .max))
         try Self.checkBothSidesAgree(on: data, parser: parser)
-        let medians = try Timing.medians(runs: runs, warmup: 2, includeRelease: includeRelease, [
+        let medians = try timing.medians([
             { try parser.parse(data) },
             { try unsafe PropertyListSerialization.propertyList(from: data, options: [], format: nil) },
         ])
@@ -186,25 +192,6 @@ struct PlistThroughput: ParsableCommand {
     static func checkBothSidesAgree(on data: Data, parser: PlistParser) throws {
         let ours = try parser.parse(data)
         let theirs = try unsafe PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        guard matches(theirs, ours) else { throw ValidationError("Vetted and Foundation read different values") }
-    }
-
-    static func matches(_ any: Any, _ value: PlistValue) -> Bool {
-        switch value {
-        case .bool(let flag): return (any as? Bool) == flag
-        case .integer(.signed(let signed)): return (any as? NSNumber)?.int64Value == signed
-        case .integer(.unsigned(let unsigned)): return (any as? NSNumber)?.uint64Value == unsigned
-        case .real(let real): return (any as? NSNumber)?.doubleValue == real
-        case .string(let string): return (any as? String) == string
-        case .data(let data): return (any as? Data) == data
-        case .date(let date): return (any as? Date) == date
-        case .uid: return true
-        case .array(let elements):
-            guard let array = any as? [Any], array.count == elements.count else { return false }
-            return zip(array, elements).allSatisfy { matches($0, $1) }
-        case .dictionary(let dictionary):
-            guard let foundation = any as? [String: Any], foundation.count == dictionary.count else { return false }
-            return dictionary.allSatisfy { entry in foundation[entry.key].map { matches($0, entry.value) } ?? false }
-        }
+        guard foundationValue(theirs, matches: ours) else { throw ValidationError("Vetted and Foundation read different values") }
     }
 }

@@ -12,11 +12,7 @@ struct DecodeThroughput: ParsableCommand {
     @Argument(help: "A listings JSON file (make-listings).")
     var file: String
 
-    @Option(help: "Timed runs per side.")
-    var runs = 15
-
-    @Flag(help: "Time releasing the values too.")
-    var includeRelease = false
+    @OptionGroup var timing: TimingOptions
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -32,7 +28,7 @@ struct DecodeThroughput: ParsableCommand {
         }
         // Check before timing: both sides accept the corpus and read the same listings.
         try Self.check(vetted.decode([Listing].self, from: data).count == (foundationSide() as? [Listing])?.count)
-        let medians = try Timing.medians(runs: runs, warmup: 2, includeRelease: includeRelease, [
+        let medians = try timing.medians([
             { try vetted.decode([Listing].self, from: data) },
             foundationSide,
         ])
