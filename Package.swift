@@ -19,19 +19,24 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
         .target(name: "VettedCore", swiftSettings: strictSettings),
         // Format-agnostic validation rules: ranges, lengths, patterns, URLs, dates.
         .target(name: "VettedRules", dependencies: ["VettedCore"], swiftSettings: strictSettings),
-        // The strict JSON parser, JSONValue and the writer.
-        .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
+        // The raw stage: bounded reads, digests, signatures, envelopes.
+        .target(
+            name: "VettedRaw", dependencies: ["VettedCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
+        // The strict JSON parser, JSONValue, the writer and the decoder (with the gate → decode pipeline).
+        .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules", "VettedRaw"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
         .target(name: "VettedPlist", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage.
         .target(
-            name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
+            name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -45,6 +50,7 @@ let package = Package(
             name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist"], path: "Tests/VettedTestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedRawTests", dependencies: ["VettedRaw", "VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(

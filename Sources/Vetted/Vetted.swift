@@ -2,4 +2,5 @@
 @_exported public import VettedCore
 @_exported public import VettedJSON
 @_exported public import VettedPlist
+@_exported public import VettedRaw
 @_exported public import VettedRules

@@ -83,6 +83,12 @@ open class VettedJSONDecoder: @unchecked Sendable {
         try decode(type, from: try parse { () throws(VettedError) in try parser.parse(bytes) })
     }
 
+    /// Decodes `type` from bytes, parsing them under `limits` instead of ``limits``.
+    func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: Limits) throws -> T {
+        let parser = JSONParser(limits: limits, options: .init(duplicateKeys: duplicateKeyPolicy))
+        return try decode(type, from: try parse { () throws(VettedError) in try parser.parse(bytes) })
+    }
+
     /// Decodes `type` from a parsed value.
     open func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         let context = DecodingContext(

@@ -1,0 +1,39 @@
+import VettedCore
+public import VettedRaw
+
+extension VettedJSONDecoder {
+    /// Every stage in one call: the gate (size, digest, signature), then parse,
+    /// decode and validate — so the easy path is the safe path.
+    ///
+    /// ```swift
+    /// let policy = GatePolicy(
+    ///     maxBytes: 1 << 20,
+    ///     signature: .detached(try DetachedSignature(base64: header), trusting: keys),
+    ///     limits: Limits(maxDepth: 16))
+    /// let listings = try decoder.decode([Listing].self, from: .file(path: path), policy: policy)
+    /// ```
+    ///
+    /// Nothing is parsed before the gate has passed the bytes. Failures say which
+    /// stage caught them: the gate throws ``VettedCore/VettedError`` (`inputSizeLimitExceeded`,
+    /// `digestMismatch`, `signatureMismatch`, …), the parser and the decoder
+    /// `DecodingError` (as ``decode(_:from:)-(_,[UInt8])`` does), the rules ``ValidationErrors``.
+    /// The parser runs under `policy.limits`.
+    public func decode<T: Decodable>(_ type: T.Type, from source: ByteSource, policy: GatePolicy) throws -> T {
+        let verified = try Gate.admit(source, policy: policy)
+        return try decode(type, from: verified.bytes, limits: policy.limits)
+    }
+
+    /// Every stage in one call, for bytes that arrive as chunks (an HTTP body):
+    /// the cap stops the body as soon as it passes it.
+    public func decode<T: Decodable, Chunks: AsyncSequence>(
+        _ type: T.Type, from chunks: Chunks, policy: GatePolicy
+    ) async throws -> T where Chunks.Element: Collection<UInt8> {
+        let verified = try await Gate.admit(chunks, policy: policy)
+        return try decode(type, from: verified.bytes, limits: policy.limits)
+    }
+
+    /// Decodes bytes that already passed the gate, under ``limits``.
+    public func decode<T: Decodable>(_ type: T.Type, from verified: VerifiedBytes) throws -> T {
+        try decode(type, from: verified.bytes)
+    }
+}
