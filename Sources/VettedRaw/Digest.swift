@@ -29,12 +29,18 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
     public func digest(ofFile path: String, maxBytes: Int = .max) throws(VettedError) -> [UInt8] {
         let opened = try BoundedReader.open(path, maxBytes: maxBytes)
         defer { try? opened.handle.close() }
+        return try digest(of: opened.handle, maxBytes: maxBytes)
+    }
+
+    /// The digest of everything a handle delivers (standard input, a pipe), hashed
+    /// chunk by chunk; refuses more than `maxBytes`.
+    public func digest(of handle: FileHandle, maxBytes: Int = .max) throws(VettedError) -> [UInt8] {
         var hasher = StreamingDigest(self)
         var total = 0
         while true {
             let chunk: Data?
             do {
-                chunk = try opened.handle.read(upToCount: BoundedReader.chunkSize)
+                chunk = try handle.read(upToCount: BoundedReader.chunkSize)
             } catch {
                 throw BoundedReader.unreadable("read failed")
             }
@@ -129,6 +135,20 @@ public struct ExpectedDigest: Sendable, Hashable, CustomStringConvertible {
                 excerpt: Excerpt(before: [], after: Array(base64.utf8)))
         }
         try self.init(algorithm, bytes: Array(data))
+    }
+
+    /// A digest written in hex or in base64, whichever `text` is.
+    public init(_ algorithm: DigestAlgorithm, hexOrBase64 text: String) throws(VettedError) {
+        if let bytes = Hex.decode(text) {
+            try self.init(algorithm, bytes: bytes)
+        } else if text.utf8.count <= 256, let data = Data(base64Encoded: text) {
+            try self.init(algorithm, bytes: Array(data))
+        } else {
+            throw VettedError(
+                code: .malformedDigest,
+                message: "a \(algorithm) digest is \(algorithm.byteCount * 2) hex digits or the base64 of \(algorithm.byteCount) bytes",
+                excerpt: Excerpt(before: [], after: Array(text.utf8)))
+        }
     }
 
     /// `sha256:` and the digest in hex.

@@ -19,14 +19,14 @@ struct Diagnostics {
         }
     }
 
-    func unreadable(_ error: any Error) {
+    func unreadable(_ why: String) {
         guard !quiet else { return }
         switch format {
         case .text:
-            writeError("vet: cannot read \(fileName): \(error)\n")
+            writeError("vet: cannot read \(fileName): \(why)\n")
         case .json:
             let value: JSONValue = [
-                "valid": false, "error": ["code": .string(VettedError.Code.unreadableInput.rawValue), "message": .string("\(error)")],
+                "valid": false, "error": ["code": .string(VettedError.Code.unreadableInput.rawValue), "message": .string(why)],
             ]
             writeOutput(value.jsonString() + "\n")
         }

@@ -13,6 +13,9 @@ struct JSONCommand: ParsableCommand {
             caret), or with --format json a machine-readable diagnostic to standard output.
             Input is never echoed beyond a short, escaped excerpt.
 
+            With --sha256, --signature or --envelope the raw stage runs first: the size, the digest
+            and the signature are checked before a single byte is parsed.
+
             Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
             """
     )
@@ -31,6 +34,8 @@ struct JSONCommand: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
+    @OptionGroup(title: "Raw stage: checked before a byte is parsed") var gateOptions: GateOptions
+
     @Option(help: "What to do with a repeated key: reject, first or last.")
     var duplicateKeys: JSONParser.DuplicateKeyPolicy = .reject
 
@@ -46,16 +51,8 @@ struct JSONCommand: ParsableCommand {
     func run() throws {
         let limits = limitOptions.limits
         let diagnostics = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: format, quiet: quiet)
-        let bytes: [UInt8]
-        do {
-            bytes = try InputReader.read(file, maxBytes: limits.maxInputBytes)
-        } catch let error as VettedError {
-            diagnostics.report(error)
-            throw ExitCode(1)
-        } catch {
-            diagnostics.unreadable(error)
-            throw ExitCode(74)
-        }
+        let policy = try gateOptions.policy(limits: limits)
+        let bytes = try InputReader.admit(file, policy: policy, diagnostics: diagnostics).bytes
         let parser = JSONParser(
             limits: limits,
             options: JSONParser.Options(

@@ -39,16 +39,7 @@ struct PlistCommand: ParsableCommand {
     func run() throws {
         let limits = limitOptions.limits
         let reporter = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: diagnostics, quiet: quiet)
-        let bytes: [UInt8]
-        do {
-            bytes = try InputReader.read(file, maxBytes: limits.maxInputBytes)
-        } catch let error as VettedError {
-            reporter.report(error)
-            throw ExitCode(1)
-        } catch {
-            reporter.unreadable(error)
-            throw ExitCode(74)
-        }
+        let bytes = try InputReader.admit(file, policy: GatePolicy(limits: limits), diagnostics: reporter).bytes
         do {
             let value = try PlistParser(limits: limits).parse(bytes)
             guard !quiet else { return }

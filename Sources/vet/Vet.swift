@@ -8,6 +8,8 @@ struct Vet: ParsableCommand {
         discussion: """
             Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
             """,
-        subcommands: [JSONCommand.self, PlistCommand.self]
+        subcommands: [
+            JSONCommand.self, PlistCommand.self, DigestCommand.self, KeygenCommand.self, SignCommand.self, VerifyCommand.self,
+        ]
     )
 }
