@@ -53,6 +53,13 @@ public struct GateReport: Sendable, Hashable {
     public let signedBy: KeyID?
     /// Whether the bytes came in an envelope.
     public let envelope: Bool
+
+    public init(byteCount: Int, digest: ExpectedDigest?, signedBy: KeyID?, envelope: Bool) {
+        self.byteCount = byteCount
+        self.digest = digest
+        self.signedBy = signedBy
+        self.envelope = envelope
+    }
 }
 
 /// Bytes that passed the gate: within the size limit, with the expected
