@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import Vetted
+
+@Suite(.serialized) struct VetRawCommandTests {
+    /// A fresh folder for one test's files.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vet-raw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static let sample = Vet.repositoryRoot.appendingPathComponent("Samples/listings.json").path
+
+    @Test func digestPrintsLikeSha256sumAndChecksWithExpect() throws {
+        let result = try Vet.run(["digest", Self.sample])
+        #expect(result.status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        let expected = Hex.encode(DigestAlgorithm.sha256.digest(of: bytes))
+        #expect(result.stdout == "\(expected)  \(Self.sample)\n")
+        #expect(try Vet.run(["digest", "--algorithm", "sha512", "-"], stdin: Array("abc".utf8)).stdout.hasPrefix("ddaf35a1"))
+        #expect(try Vet.run(["digest", "--expect", expected, Self.sample]).status == 0)
+        let differs = try Vet.run(["digest", "--expect", String(repeating: "0", count: 64), Self.sample])
+        #expect(differs.status == 1)
+        #expect(try Vet.run(["digest", "--expect", "xyz", Self.sample]).status == 64)
+        #expect(try Vet.run(["digest", "/nonexistent/file"]).status == 74)
+        #expect(try Vet.run(["digest", "--max-bytes", "10", Self.sample]).status == 1)
+    }
+
+    @Test func keygenWritesAPrivateKeyOnlyItsOwnerCanRead() throws {
+        let folder = try Self.folder()
+        let prefix = folder.appendingPathComponent("server").path
+        let result = try Vet.run(["keygen", "--key-id", "server-2026", "--output", prefix])
+        #expect(result.status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: prefix + ".key")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let key = try SigningKey(fileText: String(contentsOfFile: prefix + ".key", encoding: .utf8))
+        let publicKey = try VerificationKey(fileText: String(contentsOfFile: prefix + ".pub", encoding: .utf8))
+        #expect(key.keyID.rawValue == "server-2026" && publicKey.keyID == key.keyID)
+        #expect(publicKey.rawRepresentation == key.verificationKey.rawRepresentation)
+        // Never overwrites a key.
+        #expect(try Vet.run(["keygen", "--output", prefix]).status == 64)
+        #expect(try Vet.run(["keygen", "--key-id", "has space", "--output", prefix + "2"]).status == 64)
+        #expect(try Vet.run(["keygen", "--algorithm", "hmac-sha256", "--output", prefix + "-hmac"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: prefix + "-hmac.pub"))
+    }
+
+    @Test func signAndVerifyDetachedAndEnveloped() throws {
+        let folder = try Self.folder()
+        let prefix = folder.appendingPathComponent("k").path
+        for algorithm in ["ed25519", "p256", "hmac-sha256"] {
+            let keyPrefix = prefix + algorithm
+            #expect(try Vet.run(["keygen", "--algorithm", algorithm, "--output", keyPrefix]).status == 0)
+            let trusted = algorithm == "hmac-sha256" ? keyPrefix + ".key" : keyPrefix + ".pub"
+            let file = folder.appendingPathComponent("listings-\(algorithm).json").path
+            try FileManager.default.copyItem(atPath: Self.sample, toPath: file)
+
+            #expect(try Vet.run(["sign", "--key", keyPrefix + ".key", file]).status == 0)
+            let verified = try Vet.run(["verify", "--key", trusted, file, file + ".sig"])
+            #expect(verified.status == 0, "\(verified.stderr)")
+            #expect(verified.stderr.contains("verified"))
+            #expect(try Vet.run(["json", "--quiet", file, "--signature", file + ".sig", "--key", trusted]).status == 0)
+
+            #expect(try Vet.run(["sign", "--key", keyPrefix + ".key", "--envelope", file]).status == 0)
+            let extracted = try Vet.run(["verify", "--key", trusted, file + ".envelope", "--extract", "-"])
+            #expect(extracted.status == 0)
+            #expect(Array(extracted.stdout.utf8) == Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+            #expect(try Vet.run(["json", "--quiet", file + ".envelope", "--envelope", "--key", trusted]).status == 0)
+
+            // base64 detached signatures, as sent in a header.
+            let base64 = try Vet.run(["sign", "--key", keyPrefix + ".key", "--base64", "--output", file + ".b64", file])
+            #expect(base64.status == 0)
+            #expect(try Vet.run(["verify", "--key", trusted, file, file + ".b64"]).status == 0)
+
+            // One changed byte: the signature no longer verifies, and nothing is parsed.
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            bytes[20] ^= 0x01
+            try bytes.write(to: URL(fileURLWithPath: file))
+            let tampered = try Vet.run(["json", file, "--signature", file + ".sig", "--key", trusted])
+            #expect(tampered.status == 1)
+            #expect(tampered.stderr.contains("[signatureMismatch]"))
+            #expect(try Vet.run(["verify", "--key", trusted, file, file + ".sig"]).status == 1)
+        }
+    }
+
+    @Test func jsonRunsTheGateFirst() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        let digest = Hex.encode(DigestAlgorithm.sha256.digest(of: bytes))
+        #expect(try Vet.run(["json", "--quiet", "--sha256", digest, Self.sample]).status == 0)
+        #expect(try Vet.run(["json", "--quiet", "--sha256", Data(Hex.decode(digest) ?? []).base64EncodedString(), Self.sample]).status == 0)
+        let mismatch = try Vet.run(["json", "--sha256", String(repeating: "ab", count: 32), Self.sample])
+        #expect(mismatch.status == 1)
+        #expect(mismatch.stderr.contains("[digestMismatch]"))
+        let tooLarge = try Vet.run(["json", "--max-bytes", "100", Self.sample])
+        #expect(tooLarge.status == 1)
+        #expect(tooLarge.stderr.contains("the limit is 100"))
+        // Usage errors: a malformed digest, a signature without keys, keys without a signature.
+        #expect(try Vet.run(["json", "--sha256", "12", Self.sample]).status == 64)
+        #expect(try Vet.run(["json", "--signature", "x.sig", Self.sample]).status == 64)
+        #expect(try Vet.run(["json", "--key", "x.pub", Self.sample]).status == 64)
+        #expect(try Vet.run(["json", "--envelope", "--key", "/nonexistent.pub", Self.sample]).status == 64)
+    }
+}
