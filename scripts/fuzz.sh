@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with address sanitizer and runs it.
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# Targets: json, bplist, xmlplist, decode. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+# Targets: json, bplist, xmlplist, decode, raw. Crashes land in Fuzz/artifacts/; add each as a named regression test.
 set -euo pipefail
 
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
@@ -11,16 +11,33 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 defines=()
 extra=()
+build="$root/.build-fuzz/$target"
+mkdir -p "$build" "$build/corpus" "$root/Fuzz/artifacts"
+
+run() {
+  local binary=$1
+  shift
+  echo "fuzzing $target for $seconds s"
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$binary" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+    -artifact_prefix="$root/Fuzz/artifacts/$target-" "$@"
+}
+
+# The raw stage needs swift-crypto, so SwiftPM builds it (nested package Fuzz/).
+if [ "$target" = raw ]; then
+  swift build --package-path "$root/Fuzz" --scratch-path "$build/spm" -c release \
+    --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --product fuzz-raw
+  run "$build/spm/release/fuzz-raw" "$@" "$build/corpus" "$root/Fuzz/seeds/raw"
+  exit 0
+fi
+
 case "$target" in
   json) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
   bplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
   xmlplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
   decode) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
-  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode)" >&2; exit 64 ;;
+  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, raw)" >&2; exit 64 ;;
 esac
-
-build="$root/.build-fuzz/$target"
-mkdir -p "$build" "$build/corpus" "$root/Fuzz/artifacts"
 flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g -I "$build")
 
 for module in "${modules[@]}"; do
@@ -40,7 +57,4 @@ case "$target" in
 esac
 [ -d "$shared" ] && corpora+=("$shared")
 
-echo "fuzzing $target for $seconds s"
-SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$build/fuzz-$target" \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-  -artifact_prefix="$root/Fuzz/artifacts/$target-" "$@" "${corpora[@]}"
+run "$build/fuzz-$target" "$@" "${corpora[@]}"

@@ -19,7 +19,10 @@ struct Compare: ParsableCommand {
             where ratio = Vetted throughput / Foundation throughput ("-" on the peer's own line).
             Build in release: swift run -c release --package-path Benchmarks compare …
             """,
-        subcommands: [JSONThroughput.self, JSONMemory.self, PlistThroughput.self, DecodeThroughput.self])
+        subcommands: [
+            JSONThroughput.self, JSONMemory.self, PlistThroughput.self, DecodeThroughput.self, SHA256Throughput.self,
+            GateOverhead.self,
+        ])
 }
 
 /// `--runs` and `--include-release`, shared by every timed subcommand.
