@@ -40,18 +40,27 @@ final class DecodingContext {
 
 /// The rules of the type being decoded at one level, and the field values its relations need.
 final class ValidationScope {
-    let fields: [String: [FieldCheck]]
+    let fieldKeys: [String]
+    let fieldChecks: [[FieldCheck]]
     let relations: [RelationCheck]
-    let relationKeys: Set<String>
+    let relationKeys: [String]
     var values: [String: Any] = [:]
 
-    init(fields: [String: [FieldCheck]], relations: [RelationCheck], relationKeys: Set<String>) {
-        self.fields = fields
-        self.relations = relations
-        self.relationKeys = relationKeys
+    init(_ validation: Validation<some Any>) {
+        fieldKeys = validation.fieldKeys
+        fieldChecks = validation.fieldChecks
+        relations = validation.relations
+        relationKeys = validation.relationKeyList
+    }
+
+    /// The checks of the field `key` (a linear search: types have a handful of fields, and short keys compare fast).
+    func checks(for key: String) -> [FieldCheck]? {
+        guard let index = fieldKeys.firstIndex(of: key) else { return nil }
+        return fieldChecks[index]
     }
 
     func runRelations(at codingPath: [any CodingKey], context: DecodingContext) throws {
+        guard !relations.isEmpty else { return }
         for relation in relations where relation.keys.allSatisfy({ values[$0] != nil }) {
             if let violation = relation.check(values) {
                 try context.record(violation, at: codingPath + [PathKey(stringValue: relation.reportedKey)])
@@ -61,10 +70,7 @@ final class ValidationScope {
 }
 
 extension Validatable {
-    static var validationScope: ValidationScope {
-        let validation = validation
-        return ValidationScope(fields: validation.fields, relations: validation.relations, relationKeys: validation.relationKeys)
-    }
+    static var validationScope: ValidationScope { ValidationScope(validation) }
 }
 
 struct JSONValueDecoder: Decoder {
@@ -249,10 +255,13 @@ struct JSONValueDecoder: Decoder {
     /// Checks the field rules for `key` and keeps the value for relations.
     func validate(_ decoded: Any, key: any CodingKey, codingPath: [any CodingKey]) throws {
         guard let scope else { return }
-        for check in scope.fields[key.stringValue] ?? [] {
-            if let violation = check.check(decoded) { try context.record(violation, at: codingPath + [key]) }
+        let name = key.stringValue
+        if let checks = scope.checks(for: name) {
+            for check in checks {
+                if let violation = check.check(decoded) { try context.record(violation, at: codingPath + [key]) }
+            }
         }
-        if scope.relationKeys.contains(key.stringValue) { scope.values[key.stringValue] = decoded }
+        if scope.relationKeys.contains(name) { scope.values[name] = decoded }
     }
 }
 

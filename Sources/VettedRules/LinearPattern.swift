@@ -62,14 +62,15 @@ public struct LinearPattern: Sendable, Hashable {
         var current: [Int] = []
         var next: [Int] = []
         var marks = [Int](repeating: -1, count: program.count)
+        var stack: [Int] = []
         var generation = 0
-        add(0, to: &current, marks: &marks, generation: generation)
+        add(0, to: &current, marks: &marks, generation: generation, stack: &stack)
         for scalar in text.unicodeScalars {
             generation += 1
             next.removeAll(keepingCapacity: true)
             for pc in current {
                 if case .scalar(let set) = program[pc], set.contains(scalar.value) {
-                    add(pc + 1, to: &next, marks: &marks, generation: generation)
+                    add(pc + 1, to: &next, marks: &marks, generation: generation, stack: &stack)
                 }
             }
             swap(&current, &next)
@@ -79,8 +80,10 @@ public struct LinearPattern: Sendable, Hashable {
     }
 
     /// Adds `start` and everything reachable from it without input (iteratively).
-    private func add(_ start: Int, to list: inout [Int], marks: inout [Int], generation: Int) {
-        var stack = [start]
+    /// `stack` is scratch space, reused across calls so that matching allocates once.
+    private func add(_ start: Int, to list: inout [Int], marks: inout [Int], generation: Int, stack: inout [Int]) {
+        stack.removeAll(keepingCapacity: true)
+        stack.append(start)
         while let pc = stack.popLast() {
             guard program.indices.contains(pc), marks[pc] != generation else { continue }
             marks[pc] = generation

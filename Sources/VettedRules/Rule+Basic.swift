@@ -23,7 +23,13 @@ extension Rule where Value: Comparable & Sendable {
 extension Rule where Value == String {
     /// Length in characters (grapheme clusters, as a person counts them).
     public static func length(_ range: ClosedRange<Int>) -> Rule {
-        Rule { value in lengthViolation(value.count, range, unit: "character", value: value) }
+        Rule { value in
+            // Every character has at least one UTF-8 byte, so a byte count within the upper
+            // bound settles it without counting grapheme clusters (which is slow).
+            let bytes = value.utf8.count
+            if bytes <= range.upperBound, range.lowerBound <= 0 || (range.lowerBound == 1 && bytes > 0) { return nil }
+            return lengthViolation(value.count, range, unit: "character", value: value)
+        }
     }
 
     /// Length in UTF-8 bytes (as storage and wire formats count them).

@@ -50,6 +50,153 @@ public struct URLPolicy: Sendable, Hashable {
         guard text.utf8.count <= maximumLength else {
             return RuleViolation(.tooLong, "URL must be at most \(maximumLength) bytes", value: text)
         }
+        if let verdict = asciiVerdict(text) { return verdict.violation }
+        return generalViolation(for: text)
+    }
+
+    /// The outcome of the ASCII fast path.
+    package struct Verdict {
+        package var violation: RuleViolation?
+    }
+
+    /// The same checks as ``generalViolation(for:)``, on the UTF-8 bytes of an
+    /// all-ASCII URL with a plain (not Punycode) host: no `Character`
+    /// iteration and no allocation but the violation's. `nil` hands the text
+    /// to the general path (non-ASCII text, or a Punycode label).
+    package func asciiVerdict(_ text: String) -> Verdict? {
+        let bytes = text.utf8.span
+        let count = bytes.count
+        var colon = -1
+        for index in 0..<count {
+            let byte = bytes[index]
+            if byte >= 0x80 { return nil }
+            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") {
+                return Verdict(violation: RuleViolation(.invalidURL, "not a URL: empty, or contains spaces, control characters or backslashes", value: text))
+            }
+            if colon < 0, byte == UInt8(ascii: ":") { colon = index }
+        }
+        guard count > 0 else {
+            return Verdict(violation: RuleViolation(.invalidURL, "not a URL: empty, or contains spaces, control characters or backslashes", value: text))
+        }
+        guard colon >= 0 else { return Verdict(violation: RuleViolation(.invalidURL, "not a URL: no scheme", value: text)) }
+        guard colon > 0, Self.isLetter(bytes[0]) else {
+            return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed scheme", value: text))
+        }
+        var scheme: [UInt8] = []
+        scheme.reserveCapacity(colon)
+        for index in 0..<colon {
+            let byte = bytes[index]
+            guard Self.isLetter(byte) || Self.isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else {
+                return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed scheme", value: text))
+            }
+            scheme.append(Self.lowercase(byte))
+        }
+        guard schemes.contains(String(decoding: scheme, as: UTF8.self)) else {
+            return Verdict(violation: RuleViolation(.schemeNotAllowed, "scheme must be one of \(schemes.sorted().joined(separator: ", "))", value: text))
+        }
+        guard colon + 2 < count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
+            return Verdict(violation: RuleViolation(.invalidURL, "not a URL: no '//' authority", value: text))
+        }
+        let authorityStart = colon + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < count, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?"),
+            bytes[authorityEnd] != UInt8(ascii: "#")
+        {
+            authorityEnd += 1
+        }
+        var hostStart = authorityStart
+        for index in authorityStart..<authorityEnd where bytes[index] == UInt8(ascii: "@") {
+            guard allowsUserInfo else {
+                return Verdict(violation: RuleViolation(.userInfoNotAllowed, "URL must not contain user information ('@' before the host)", value: text))
+            }
+            hostStart = index + 1
+        }
+        if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
+            return Verdict(violation: allowsIPHosts ? nil : RuleViolation(.ipHostNotAllowed, "host must be a name, not an IP address", value: text))
+        }
+        var hostEnd = authorityEnd
+        var portColon = -1
+        for index in hostStart..<authorityEnd where bytes[index] == UInt8(ascii: ":") { portColon = index }
+        if portColon >= 0 {
+            let digits = authorityEnd - portColon - 1
+            var number = 0
+            var valid = digits >= 1 && digits <= 5
+            if valid {
+                for index in (portColon + 1)..<authorityEnd {
+                    guard Self.isDigit(bytes[index]) else {
+                        valid = false
+                        break
+                    }
+                    number = number * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                }
+            }
+            guard valid, number <= 65_535 else { return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed port", value: text)) }
+            hostEnd = portColon
+        }
+        if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
+        var name: [UInt8] = []
+        name.reserveCapacity(hostEnd - hostStart)
+        var malformed = hostEnd == hostStart || bytes[hostStart] == UInt8(ascii: ".")
+        var labelStart = 0
+        var lastLabelStart = 0
+        for index in hostStart..<hostEnd {
+            let byte = Self.lowercase(bytes[index])
+            if byte == UInt8(ascii: "%") { malformed = true }
+            if byte == UInt8(ascii: ".") {
+                if name.last == UInt8(ascii: ".") { malformed = true }
+                labelStart = name.count + 1
+                lastLabelStart = labelStart
+            } else if name.count == labelStart + 3, byte == UInt8(ascii: "-"), name[labelStart] == UInt8(ascii: "x"),
+                name[labelStart + 1] == UInt8(ascii: "n"), name[labelStart + 2] == UInt8(ascii: "-")
+            {
+                return nil  // a Punycode label: the general path decodes it
+            }
+            name.append(byte)
+        }
+        guard !malformed else { return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed host", value: text)) }
+        // A second trailing dot leaves an empty last label: the general path splits labels its own way.
+        if name.last == UInt8(ascii: ".") { return nil }
+        // IPv4 in any spelling: the last label is all digits, or 0x and hex digits.
+        let last = name[lastLabelStart...]
+        let isIP =
+            !last.isEmpty
+            && (last.starts(with: [UInt8(ascii: "0"), UInt8(ascii: "x")])
+                ? last.dropFirst(2).allSatisfy(Self.isHexDigit) : last.allSatisfy(Self.isDigit))
+        if isIP {
+            return Verdict(violation: allowsIPHosts ? nil : RuleViolation(.ipHostNotAllowed, "host must be a name, not an IP address", value: text))
+        }
+        guard !hosts.isEmpty, !matchesAllowed(name) else { return Verdict(violation: nil) }
+        return Verdict(violation: RuleViolation(.hostNotAllowed, "host is not one of the allowed hosts", value: text))
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f")) }
+    private static func lowercase(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+
+    /// Whether the lowercase ASCII host `name` is allowed, compared without building strings.
+    private func matchesAllowed(_ name: [UInt8]) -> Bool {
+        hosts.contains { allowed in
+            switch allowed {
+            case .exact(let host):
+                return Self.equalIgnoringASCIICase(name[...], host.utf8)
+            case .includingSubdomains(let host):
+                let length = host.utf8.count
+                if Self.equalIgnoringASCIICase(name[...], host.utf8) { return true }
+                guard name.count > length else { return false }
+                return name[name.count - length - 1] == UInt8(ascii: ".")
+                    && Self.equalIgnoringASCIICase(name[(name.count - length)...], host.utf8)
+            }
+        }
+    }
+
+    private static func equalIgnoringASCIICase(_ lowered: ArraySlice<UInt8>, _ other: String.UTF8View) -> Bool {
+        guard lowered.count == other.count else { return false }
+        return zip(lowered, other).allSatisfy { $0 == lowercase($1) }
+    }
+
+    /// Every check, on any text (the slow path, for non-ASCII URLs and Punycode hosts).
+    package func generalViolation(for text: String) -> RuleViolation? {
         guard !text.isEmpty,
             !text.unicodeScalars.contains(where: {
                 $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" || ($0.value >= 0x80 && $0.properties.isWhitespace)

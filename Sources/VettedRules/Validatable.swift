@@ -26,19 +26,39 @@ public struct Validation<Root>: Sendable {
     public let relations: [RelationCheck]
     /// Keys that some relation needs.
     public let relationKeys: Set<String>
+    /// ``fields`` as parallel arrays in declaration order: the decoder finds a
+    /// field's checks by comparing a few short keys, without hashing.
+    package let fieldKeys: [String]
+    package let fieldChecks: [[FieldCheck]]
+    /// ``relationKeys`` as an array, for the same reason.
+    package let relationKeyList: [String]
 
     public init(@ValidationBuilder _ items: () -> [ValidationItem]) {
         var fields: [String: [FieldCheck]] = [:]
         var relations: [RelationCheck] = []
+        var fieldKeys: [String] = []
+        var fieldChecks: [[FieldCheck]] = []
         for item in items() {
             switch item {
-            case .field(let check): fields[check.key, default: []].append(check)
+            case .field(let check):
+                fields[check.key, default: []].append(check)
+                if let index = fieldKeys.firstIndex(of: check.key) {
+                    fieldChecks[index].append(check)
+                } else {
+                    fieldKeys.append(check.key)
+                    fieldChecks.append([check])
+                }
             case .relation(let check): relations.append(check)
             }
         }
         self.fields = fields
         self.relations = relations
         self.relationKeys = Set(relations.flatMap(\.keys))
+        self.fieldKeys = fieldKeys
+        self.fieldChecks = fieldChecks
+        var relationKeyList: [String] = []
+        for key in relations.flatMap(\.keys) where !relationKeyList.contains(key) { relationKeyList.append(key) }
+        self.relationKeyList = relationKeyList
     }
 }
 

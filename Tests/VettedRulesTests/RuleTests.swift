@@ -164,3 +164,35 @@ import VettedTestSupport
         #expect(Rule<String>.url(Self.listing).check("https://xn--ab-9999999999999.com/")?.code == .invalidURL)
     }
 }
+
+@Suite struct URLFastPathTests {
+    /// The ASCII fast path gives the general path's verdict on every URL-like
+    /// string it takes (seeded; replay with VETTED_SEED).
+    @Test func asciiFastPathAgreesWithTheGeneralPath() {
+        let seed = SeededGenerator.seed(for: "asciiFastPathAgreesWithTheGeneralPath")
+        var random = SeededGenerator(seed: seed)
+        let pieces = [
+            "https", "http", "HTTPS", "ftp", "h+t", "1x", "", ":", "//", "/", "///", "@", "user:pw@", "[::1]", ":443", ":99999", ":",
+            ":x", "example.com", "EXAMPLE.com", "www.example.com", "example.com.", "example.com..", "evil.test", ".example.com",
+            "a..b", "%41", "127.0.0.1", "2130706433", "0x7f.1", "0x", "xn--exmple-4nf.com", "xN--abc", "1..", "?q=1", "#frag",
+            "/listings/1", "\\", " ", "\t", "-", ".", "0", "com",
+        ]
+        let policies = [
+            URLPolicy(schemes: ["https"], hosts: [.exact("example.com")], maximumLength: 80),
+            URLPolicy(schemes: ["https", "http"], hosts: [.includingSubdomains("Example.com")], maximumLength: 80, allowsIPHosts: true),
+            URLPolicy(hosts: [], maximumLength: 80, allowsUserInfo: true),
+        ]
+        var checked = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...6, using: &random) { text += pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+            if Bool.random(using: &random) { text = "https://" + text }
+            for policy in policies {
+                guard let fast = policy.asciiVerdict(text) else { continue }
+                checked += 1
+                #expect(fast.violation?.code == policy.generalViolation(for: text)?.code, "\(text) (seed \(seed))")
+            }
+        }
+        #expect(checked > 30_000)
+    }
+}

@@ -14,6 +14,9 @@ struct DecodeThroughput: ParsableCommand {
 
     @OptionGroup var timing: TimingOptions
 
+    @Option(help: "Run one side only, for profiling: vetted or foundation (prints its MB/s).")
+    var only: String?
+
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let vetted = VettedJSONDecoder()
@@ -27,6 +30,12 @@ struct DecodeThroughput: ParsableCommand {
             return listings
         }
         // Check before timing: both sides accept the corpus and read the same listings.
+        if let only {
+            let side: () throws -> Any? = only == "vetted" ? { try vetted.decode([Listing].self, from: data) } : foundationSide
+            let median = try timing.medians([side])[0]
+            print(Timing.line("\(only).decode-validate", bytes: data.count, seconds: median, peerSeconds: nil))
+            return
+        }
         try Self.check(vetted.decode([Listing].self, from: data).count == (foundationSide() as? [Listing])?.count)
         let medians = try timing.medians([
             { try vetted.decode([Listing].self, from: data) },
