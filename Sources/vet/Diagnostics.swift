@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Vetted
 
@@ -17,6 +18,16 @@ struct Diagnostics {
         case .text: writeError(text(for: error))
         case .json: writeOutput(JSONWriter(style: .compact).string(json(for: error)) + "\n")
         }
+    }
+
+    /// Reports an input failure and gives its exit code: 74 when the input could not be read, 1 otherwise.
+    func fail(_ error: VettedError) -> ExitCode {
+        if error.code == .unreadableInput {
+            unreadable(error.message)
+            return ExitCode(74)
+        }
+        report(error)
+        return ExitCode(1)
     }
 
     func unreadable(_ why: String) {

@@ -10,12 +10,7 @@ enum InputReader {
         do {
             return try Gate.admit(source, policy: policy)
         } catch {
-            if error.code == .unreadableInput {
-                diagnostics.unreadable(error.message)
-                throw ExitCode(74)
-            }
-            diagnostics.report(error)
-            throw ExitCode(1)
+            throw diagnostics.fail(error)
         }
     }
 

@@ -126,13 +126,7 @@ struct DigestCommand: ParsableCommand {
                     ? try algorithm.digest(of: .standardInput, maxBytes: maxBytes)
                     : try algorithm.digest(ofFile: file, maxBytes: maxBytes)
             } catch {
-                let diagnostics = Diagnostics(fileName: name, format: .text, quiet: false)
-                if error.code == .unreadableInput {
-                    diagnostics.unreadable(error.message)
-                    throw ExitCode(74)
-                }
-                diagnostics.report(error)
-                throw ExitCode(1)
+                throw Diagnostics(fileName: name, format: .text, quiet: false).fail(error)
             }
             if let expect {
                 guard try expected(expect).matches(digest) else {
