@@ -34,9 +34,11 @@ let package = Package(
         .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules", "VettedRaw"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
         .target(name: "VettedPlist", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        // Secure keyed archives: NSKeyedArchiver's format with NSSecureCoding's semantics.
+        .target(name: "VettedArchive", dependencies: ["VettedCore", "VettedPlist"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage.
         .target(
-            name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
+            name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist", "VettedArchive"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -50,6 +52,8 @@ let package = Package(
             name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist"], path: "Tests/VettedTestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VettedArchiveTests", dependencies: ["VettedArchive", "VettedPlist", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRawTests", dependencies: ["VettedRaw", "VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),

@@ -3,4 +3,5 @@
 @_exported public import VettedJSON
 @_exported public import VettedPlist
 @_exported public import VettedRaw
+@_exported public import VettedArchive
 @_exported public import VettedRules

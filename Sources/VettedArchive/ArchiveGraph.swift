@@ -1,0 +1,84 @@
+public import VettedCore
+public import VettedPlist
+
+/// An NSKeyedArchiver archive as data: its top keys and its object table,
+/// checked for structure, with nothing instantiated.
+///
+/// `$archiver` must be `NSKeyedArchiver`, `$version` 100000, `$top` a
+/// dictionary of UIDs, `$objects` an array whose first element is `$null`.
+/// Every UID is checked when it is followed.
+public struct ArchiveGraph: Sendable {
+    /// The `$objects` table.
+    public let objects: [PlistValue]
+    /// The `$top` dictionary: UIDs of the top objects, and primitives encoded at the top level.
+    public let top: PlistDictionary
+
+    /// Reads an archive from binary or XML plist bytes under `limits`
+    /// (`maxValues` also bounds the object table).
+    public init(parsing bytes: [UInt8], limits: Limits = .default) throws(VettedError) {
+        let root = try PlistParser(limits: limits).parse(bytes)
+        try self.init(root, limits: limits)
+    }
+
+    public init(_ root: PlistValue, limits: Limits = .default) throws(VettedError) {
+        guard case .dictionary(let archive) = root else {
+            throw Self.notArchive("the top level is not a dictionary")
+        }
+        guard archive["$archiver"]?.stringValue == "NSKeyedArchiver" else {
+            throw Self.notArchive("$archiver is not \"NSKeyedArchiver\"")
+        }
+        guard case .integer(let version)? = archive["$version"], version == PlistInteger(Int64(100_000)) else {
+            throw Self.notArchive("$version is not 100000")
+        }
+        guard case .array(let objects)? = archive["$objects"], objects.first?.stringValue == "$null" else {
+            throw Self.notArchive("$objects is not an array starting with \"$null\"")
+        }
+        guard objects.count <= limits.maxValues else {
+            throw VettedError(code: .valueLimitExceeded, message: "the archive has \(objects.count) objects; the limit is \(limits.maxValues)")
+        }
+        guard case .dictionary(let topDictionary)? = archive["$top"] else { throw Self.notArchive("$top is not a dictionary") }
+        // UIDs are checked when they are followed, like every other reference.
+        self.objects = objects
+        self.top = topDictionary
+    }
+
+    /// The class of object `index`, if it is a keyed object: its `$classname`
+    /// and `$classes`. Structure only — no class is looked up anywhere.
+    public func classInfo(ofObject index: Int) throws(VettedError) -> (name: String, classes: [String])? {
+        guard objects.indices.contains(index), case .dictionary(let object) = objects[index] else { return nil }
+        guard let reference = object["$class"] else { return nil }
+        guard case .uid(let uid) = reference, uid > 0, uid < UInt64(objects.count) else {
+            throw corrupted("object \(index): $class is not a UID of an object in the archive")
+        }
+        guard case .dictionary(let info) = objects[Int(uid)], let name = info["$classname"]?.stringValue else {
+            throw corrupted("object \(index): $class does not name a class dictionary with $classname")
+        }
+        var classes: [String] = []
+        if let chain = info["$classes"] {
+            guard case .array(let names) = chain else { throw corrupted("object \(index): $classes is not an array") }
+            for name in names {
+                guard let name = name.stringValue else { throw corrupted("object \(index): $classes holds a non-string") }
+                classes.append(name)
+            }
+        }
+        return (name, classes)
+    }
+
+    /// Every class name the archive mentions, sorted, without instantiating anything.
+    public func classNames() -> [String] {
+        var names = Set<String>()
+        for object in objects {
+            guard case .dictionary(let dictionary) = object, let name = dictionary["$classname"]?.stringValue else { continue }
+            names.insert(name)
+        }
+        return names.sorted()
+    }
+
+    func corrupted(_ message: String, path: DocumentPath = DocumentPath()) -> VettedError {
+        VettedError(code: .archiveCorrupted, path: path, message: message)
+    }
+
+    private static func notArchive(_ why: String) -> VettedError {
+        VettedError(code: .notAKeyedArchive, message: "not an NSKeyedArchiver archive: \(why)")
+    }
+}
