@@ -73,9 +73,10 @@ public final class KeyedUnarchiver {
     /// The path of the object being decoded now (`$.root.listing`).
     public var codingPath: DocumentPath { levels.last?.path ?? DocumentPath() }
 
-    /// Lets the archive's `name` be read as `type` where one of `type`'s superclasses
-    /// is allowed — the only way a subclass is ever instantiated. `type` must declare
-    /// its own ``SecureCoding`` conformance (its own ``SecureCoding/archiveClassNames``).
+    /// Reads the archive's class `name` as `type` wherever `type` or one of its superclasses
+    /// is allowed — the only way a subclass is ever instantiated, and the way to read
+    /// names another archiver wrote (`MyApp.Purchase`). `type` must declare its own
+    /// ``SecureCoding`` conformance (its own ``SecureCoding/archiveClassNames``).
     public func setClass(_ type: any SecureCoding.Type, forClassName name: String) {
         registered[name] = type
     }
@@ -358,9 +359,12 @@ public final class KeyedUnarchiver {
 
     /// The allowed type that reads class `name`, after the secure-coding checks.
     private func resolve(_ name: String, allowed: [any SecureCoding.Type], at path: DocumentPath) -> (any SecureCoding.Type)? {
-        var candidate = allowed.first { $0.archiveClassNames.contains(name) }
-        if candidate == nil, let registered = registered[name], allowed.contains(where: { Self.isSubtype(registered, of: $0) }) {
+        // The app's own mapping first (setClass), then the names the allowed types declare.
+        var candidate: (any SecureCoding.Type)?
+        if let registered = registered[name], allowed.contains(where: { Self.isSubtype(registered, of: $0) }) {
             candidate = registered
+        } else {
+            candidate = allowed.first { $0.archiveClassNames.contains(name) }
         }
         guard let type = candidate else {
             fail(.classNotAllowed, "the archive holds class \(Excerpt.escape(name)) here; allowed: \(Self.names(allowed))", at: path)
@@ -370,9 +374,9 @@ public final class KeyedUnarchiver {
             fail(.secureCodingNotSupported, "\(type) does not support secure coding", at: path)
             return nil
         }
-        // A type must declare its own names: a subclass that inherits them (and with them its
-        // superclass's conformance) is refused, and so is a registration under a name it does not declare.
-        if !type.archiveClassNames.contains(name) || Self.inheritsConformance(type) {
+        // A class must declare its own conformance: a subclass that inherits its superclass's
+        // names (and with them its conformance) is refused — the talk's escape hatch.
+        if Self.inheritsConformance(type) {
             fail(
                 .secureCodingNotSupported,
                 "\(type) inherits its secure coding from a superclass without declaring its own archiveClassNames", at: path)

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import VettedArchive
+import VettedCore
+
+/// Foundation's own classes for the same model, to check both directions against NSKeyedArchiver here.
+final class FoundationListing: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    let id: Int
+    let name: String
+    let tags: [String]
+    init(id: Int, name: String, tags: [String]) {
+        self.id = id
+        self.name = name
+        self.tags = tags
+    }
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name") as String?,
+            let tags = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "tags") as? [String]
+        else { return nil }
+        id = coder.decodeInteger(forKey: "id")
+        self.name = name
+        self.tags = tags
+    }
+    func encode(with coder: NSCoder) {
+        coder.encode(id, forKey: "id")
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(tags.map { $0 as NSString } as NSArray, forKey: "tags")
+    }
+}
+
+final class FoundationPurchase: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    let listing: FoundationListing
+    let date: Date
+    let receipt: Data
+    init(listing: FoundationListing, date: Date, receipt: Data) {
+        self.listing = listing
+        self.date = date
+        self.receipt = receipt
+    }
+    init?(coder: NSCoder) {
+        guard let listing = coder.decodeObject(of: FoundationListing.self, forKey: "listing"),
+            let date = coder.decodeObject(of: NSDate.self, forKey: "date") as Date?,
+            let receipt = coder.decodeObject(of: NSData.self, forKey: "receipt") as Data?
+        else { return nil }
+        self.listing = listing
+        self.date = date
+        self.receipt = receipt
+    }
+    func encode(with coder: NSCoder) {
+        coder.encode(listing, forKey: "listing")
+        coder.encode(date as NSDate, forKey: "date")
+        coder.encode(receipt as NSData, forKey: "receipt")
+    }
+}
+
+@Suite(.serialized) struct FoundationInteropTests {
+    /// Vetted writes, Foundation's NSKeyedUnarchiver reads (valid data only: Foundation here
+    /// kills the process on anything unexpected).
+    @Test func foundationReadsVettedArchives() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: Purchase.sample)
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+        unarchiver.setClass(FoundationPurchase.self, forClassName: "Purchase")
+        unarchiver.setClass(FoundationListing.self, forClassName: "Listing")
+        let purchase = unarchiver.decodeObject(of: FoundationPurchase.self, forKey: NSKeyedArchiveRootObjectKey)
+        #expect(unarchiver.error == nil)
+        #expect(purchase?.listing.name == "Guitar" && purchase?.listing.id == 1 && purchase?.listing.tags == ["music", "acoustic"])
+        #expect(purchase?.date == Purchase.sample.date && purchase?.receipt == Purchase.sample.receipt)
+
+        let strings = try KeyedArchiver.archivedData(withRootObject: ["x": ["a", "b"], "y": []] as [String: [String]])
+        let read = try NSKeyedUnarchiver.unarchivedObject(
+            ofClasses: [NSDictionary.self, NSArray.self, NSString.self], from: strings) as? [String: [String]]
+        #expect(read == ["x": ["a", "b"], "y": []])
+        let mixed = try KeyedArchiver.archivedData(withRootObject: [UUID(uuidString: "0AD863BA-7584-40CF-8896-BD87B3280C34") ?? UUID()])
+        let uuids = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, NSUUID.self], from: mixed) as? [UUID]
+        #expect(uuids?.first?.uuidString == "0AD863BA-7584-40CF-8896-BD87B3280C34")
+    }
+
+    /// Foundation's NSKeyedArchiver writes, Vetted reads, to equal values.
+    @Test func vettedReadsFoundationArchives() throws {
+        // Foundation on Linux ignores setClassName(_:for:) and writes module-qualified names
+        // ("VettedArchiveTests.FoundationPurchase"): Vetted maps them with setClass, as Foundation's reader would.
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        let original = FoundationPurchase(
+            listing: FoundationListing(id: 1, name: "Guitar", tags: ["music", "acoustic"]),
+            date: Purchase.sample.date, receipt: Purchase.sample.receipt)
+        archiver.encode(original, forKey: NSKeyedArchiveRootObjectKey)
+        archiver.finishEncoding()
+        let reader = try KeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        reader.setClass(Purchase.self, forClassName: "VettedArchiveTests.FoundationPurchase")
+        reader.setClass(ArchiveListing.self, forClassName: "VettedArchiveTests.FoundationListing")
+        let purchase = try reader.finish(reader.decodeObject(of: Purchase.self, forKey: KeyedUnarchiver.rootKey))
+        #expect(purchase == Purchase.sample)
+        // Without the mapping, Foundation's names are not allowed.
+        let unmapped = archiveError { try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: archiver.encodedData) }.vetted
+        #expect(unmapped?.code == .classNotAllowed)
+
+        let values = try NSKeyedArchiver.archivedData(
+            withRootObject: ["names": ["a", "b"], "count": 3, "when": Date(timeIntervalSinceReferenceDate: 7)] as NSDictionary,
+            requiringSecureCoding: true)
+        let read = try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedValue.self, from: values)
+        guard case .dictionary(let keys, let objects)? = read else {
+            Issue.record("not a dictionary: \(String(describing: read))")
+            return
+        }
+        let entries = Dictionary(uniqueKeysWithValues: zip(keys, objects))
+        #expect(entries[.string("names")] == .array([.string("a"), .string("b")]))
+        #expect(entries[.string("count")] == .integer(3))
+        #expect(entries[.string("when")] == .date(Date(timeIntervalSinceReferenceDate: 7)))
+    }
+}
