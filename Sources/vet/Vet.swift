@@ -9,7 +9,7 @@ struct Vet: ParsableCommand {
             Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
             """,
         subcommands: [
-            JSONCommand.self, PlistCommand.self, DigestCommand.self, KeygenCommand.self, SignCommand.self, VerifyCommand.self,
+            JSONCommand.self, PlistCommand.self, ArchiveCommand.self, DigestCommand.self, KeygenCommand.self, SignCommand.self, VerifyCommand.self,
         ]
     )
 }

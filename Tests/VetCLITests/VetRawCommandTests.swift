@@ -101,3 +101,36 @@ import Vetted
         #expect(try Vet.run(["json", "--envelope", "--key", "/nonexistent.pub", Self.sample]).status == 64)
     }
 }
+
+@Suite struct VetArchiveCommandTests {
+    static let fixtures = Vet.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/keyed-archives/apple")
+
+    @Test func inspectPrintsTheGraphWithoutInstantiatingAnything() throws {
+        let archive = Self.fixtures.appendingPathComponent("NSKeyedUnarchiver-ArrayTest.plist").path
+        guard FileManager.default.fileExists(atPath: archive) else {
+            print("skipped: Apple's keyed archives not found at \(Self.fixtures.path)")
+            return
+        }
+        let text = try Vet.run(["archive", "inspect", archive])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("$top\n  root = #1\n#1 NSArray\n  NS.objects = [#2, #2, #3, #4]\n#2 \"baa\"\n"))
+        let classes = try Vet.run(["archive", "inspect", "--classes", Self.fixtures.appendingPathComponent("NSKeyedUnarchiver-ComplexTest.plist").path])
+        #expect(classes.stdout == "NSArray\nNSDictionary\nNSNull\nNSURL\nNSUUID\n")
+        let json = try Vet.run(["archive", "inspect", "--format", "json", archive])
+        let value = try JSONParser().parse(json.stdout)
+        #expect(value["classes"] == ["NSArray"])
+        #expect(value["objects"]?[2]?["value"] == "baa")
+    }
+
+    @Test func damagedArchivesGiveDiagnostics() throws {
+        let notArchive = try Vet.run(["archive", "inspect", "-"], stdin: Array("[1]".utf8))
+        #expect(notArchive.status == 1)
+        #expect(notArchive.stderr.contains("[unknownPlistFormat]"))
+        let plistButNotArchive = try Vet.run(
+            ["archive", "inspect", "-"],
+            stdin: Array("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>a</key><integer>1</integer></dict></plist>".utf8))
+        #expect(plistButNotArchive.status == 1)
+        #expect(plistButNotArchive.stderr.contains("[notAKeyedArchive]"))
+        #expect(try Vet.run(["archive", "inspect", "/nonexistent/archive"]).status == 74)
+    }
+}

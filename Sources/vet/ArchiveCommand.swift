@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import Vetted
+
+/// `vet archive inspect FILE`: a keyed archive's object graph, with nothing instantiated.
+struct ArchiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "archive",
+        abstract: "Look inside NSKeyedArchiver archives without running any of their classes.",
+        subcommands: [Inspect.self])
+
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print an archive's objects: class names, keys and values. Nothing is instantiated.",
+            discussion: """
+                Each object is printed as #INDEX CLASS with its keys; references to other objects
+                are #INDEX. Strings are escaped and capped. --classes lists only the class names;
+                --format json prints the same as JSON. Exit codes: 0 read, 1 not a valid archive,
+                64 usage error, 74 unreadable input.
+                """)
+
+        @Argument(help: "The archive (binary or XML plist), or - for standard input.")
+        var file: String
+
+        @Flag(help: "List every class name in the archive, and nothing else.")
+        var classes = false
+
+        @Option(help: "Output: text (default) or json.")
+        var format: DiagnosticFormat = .text
+
+        @OptionGroup var limitOptions: LimitOptions
+
+        func run() throws {
+            let limits = limitOptions.limits
+            let diagnostics = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: format, quiet: false)
+            let bytes = try InputReader.admit(file, policy: GatePolicy(limits: limits), diagnostics: diagnostics).bytes
+            let graph: ArchiveGraph
+            do {
+                graph = try ArchiveGraph(parsing: bytes, limits: limits)
+            } catch {
+                throw diagnostics.fail(error)
+            }
+            switch (classes, format) {
+            case (true, .text): print(graph.classNames().joined(separator: "\n"))
+            case (true, .json): print(JSONValue.array(graph.classNames().map(JSONValue.string)).jsonString())
+            case (false, .text): print(Self.text(graph), terminator: "")
+            case (false, .json): print(JSONWriter(style: .pretty).string(Self.json(graph)))
+            }
+        }
+
+        static func text(_ graph: ArchiveGraph) -> String {
+            var lines = ["$top"]
+            for entry in graph.top { lines.append("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))") }
+            for (index, object) in graph.objects.enumerated().dropFirst() {
+                guard case .dictionary(let dictionary) = object else {
+                    lines.append("#\(index) \(brief(object))")
+                    continue
+                }
+                if let name = dictionary["$classname"]?.stringValue {
+                    let chain = dictionary["$classes"].map(brief) ?? "[]"
+                    lines.append("#\(index) class \(Excerpt.escape(name, maximumBytes: 80)) \(chain)")
+                    continue
+                }
+                let className = (try? graph.classInfo(ofObject: index))??.name ?? "(no valid $class)"
+                lines.append("#\(index) \(Excerpt.escape(className, maximumBytes: 80))")
+                for entry in dictionary where entry.key != "$class" {
+                    lines.append("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))")
+                }
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+
+        /// One value on one line: references as #N, strings escaped and capped, containers shortened.
+        static func brief(_ value: PlistValue) -> String {
+            switch value {
+            case .uid(let uid): return "#\(uid)"
+            case .string(let string): return "\"" + Excerpt.escape(string, maximumBytes: 120) + "\""
+            case .integer(let integer): return integer.description
+            case .real(let real): return "\(real)"
+            case .bool(let flag): return flag ? "true" : "false"
+            case .data(let data): return "<\(data.count) bytes>"
+            case .date(let date): return (try? PlistWriter.xmlDateText(date)) ?? "\(date.timeIntervalSince1970)"
+            case .array(let elements):
+                let shown = elements.prefix(16).map { element -> String in
+                    if case .array = element { return "[…]" }
+                    if case .dictionary = element { return "{…}" }
+                    return brief(element)
+                }
+                return "[" + shown.joined(separator: ", ") + (elements.count > 16 ? ", … \(elements.count - 16) more" : "") + "]"
+            case .dictionary(let dictionary): return "{\(dictionary.count) keys}"
+            }
+        }
+
+        static func json(_ graph: ArchiveGraph) -> JSONValue {
+            var objects: [JSONValue] = []
+            for (index, object) in graph.objects.enumerated() {
+                var entry: JSONObject = ["index": .number(JSONNumber(index))]
+                if let info = try? graph.classInfo(ofObject: index) {
+                    entry["class"] = .string(info.name)
+                    entry["classes"] = .array(info.classes.map(JSONValue.string))
+                }
+                entry["value"] = PlistCommand.json(object)
+                objects.append(.object(entry))
+            }
+            return [
+                "top": PlistCommand.json(.dictionary(graph.top)),
+                "classes": .array(graph.classNames().map(JSONValue.string)),
+                "objects": .array(objects),
+            ]
+        }
+    }
+}
