@@ -30,13 +30,13 @@ let package = Package(
         .target(
             name: "VettedRaw", dependencies: ["VettedCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
-        // The strict JSON parser, JSONValue, the writer and the decoder (with the gate → decode pipeline).
-        .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules", "VettedRaw"], swiftSettings: strictSettings),
+        // The strict JSON parser, JSONValue, the writer and the decoder.
+        .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
         .target(name: "VettedPlist", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         // Secure keyed archives: NSKeyedArchiver's format with NSSecureCoding's semantics.
         .target(name: "VettedArchive", dependencies: ["VettedCore", "VettedPlist"], swiftSettings: strictSettings),
-        // Umbrella module: re-exports every stage.
+        // Umbrella module: re-exports every stage, and joins them (the gate → decode pipeline).
         .target(
             name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist", "VettedArchive"], swiftSettings: strictSettings),
         .executableTarget(
@@ -49,12 +49,12 @@ let package = Package(
         ),
         // Helpers shared by the test targets: exact-error capture, seeded randomness.
         .target(
-            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist"], path: "Tests/VettedTestSupport",
+            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist", "VettedArchive"], path: "Tests/VettedTestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "VettedArchiveTests", dependencies: ["VettedArchive", "VettedPlist", "VettedTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "VettedRawTests", dependencies: ["VettedRaw", "VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedRawTests", dependencies: ["Vetted", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(

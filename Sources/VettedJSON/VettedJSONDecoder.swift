@@ -83,8 +83,10 @@ open class VettedJSONDecoder: @unchecked Sendable {
         try decode(type, from: try parse { () throws(VettedError) in try parser.parse(bytes) })
     }
 
-    /// Decodes `type` from bytes, parsing them under `limits` instead of ``limits``.
-    func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: Limits) throws -> T {
+
+    /// Decodes `type` from bytes parsed under `limits` instead of ``limits`` (the gate's policy
+    /// passes its own). The decoder itself is not changed, so it can be shared.
+    open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: Limits) throws -> T {
         let parser = JSONParser(limits: limits, options: .init(duplicateKeys: duplicateKeyPolicy))
         return try decode(type, from: try parse { () throws(VettedError) in try parser.parse(bytes) })
     }

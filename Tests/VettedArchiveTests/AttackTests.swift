@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import VettedArchive
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 /// The attacks of "Data You Can Trust", each refused before any code of a non-allowed class runs.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VettedArchive
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 /// The 46 archives written by Apple's Foundation, in ../shared (skipped with a message when absent).
@@ -100,5 +101,19 @@ enum AppleArchives {
         let typed: [String: [Int]] = ["a": [1, 2], "b": []]
         let typedData = try KeyedArchiver.archivedData(withRootObject: typed)
         #expect(try KeyedUnarchiver.unarchivedDictionary(ofKeyClass: String.self, objectClass: [Int].self, from: typedData) == typed)
+    }
+}
+
+@Suite struct IndependentWriterTests {
+    /// The archive fuzz seeds were written by Python's plistlib, independently of Vetted's writer.
+    @Test func archivesWrittenByPlistlibDecode() throws {
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/seeds/archive")
+        let one = try Data(contentsOf: seeds.appendingPathComponent("purchase.bplist"))
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: one) == Purchase.sample)
+        let two = try Data(contentsOf: seeds.appendingPathComponent("purchases.bplist"))
+        let purchases = try #require(try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: Purchase.self, from: two))
+        #expect(purchases == [Purchase.sample, Purchase.sample])
+        #expect(purchases[0] === purchases[1])  // one object, referenced twice
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VettedArchive
 import VettedCore
+import VettedTestSupport
 
 /// Foundation's own classes for the same model, to check both directions against NSKeyedArchiver here.
 final class FoundationListing: NSObject, NSSecureCoding {

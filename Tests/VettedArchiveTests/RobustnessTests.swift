@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VettedArchive
 import VettedCore
+import VettedTestSupport
 
 @Suite struct ArchiveRobustnessTests {
     static let exhaustive = ProcessInfo.processInfo.environment["VETTED_EXHAUSTIVE"] == "1"

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VettedArchive
 import VettedCore
+import VettedTestSupport
 import VettedPlist
 
 /// The archive's plist, edited by `edit`, written back as binary.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
-import VettedJSON
+import Vetted
 import VettedRaw
 import VettedTestSupport
 

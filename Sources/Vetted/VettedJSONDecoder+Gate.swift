@@ -1,5 +1,9 @@
 import VettedCore
+public import VettedJSON
 public import VettedRaw
+
+// The pipeline lives in the umbrella module, where the stages meet: VettedJSON
+// itself does not depend on VettedRaw (nor on swift-crypto).
 
 extension VettedJSONDecoder {
     /// Every stage in one call: the gate (size, digest, signature), then parse,
@@ -36,4 +40,5 @@ extension VettedJSONDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from verified: VerifiedBytes) throws -> T {
         try decode(type, from: verified.bytes)
     }
+
 }
