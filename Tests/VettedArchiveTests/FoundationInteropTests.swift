@@ -4,58 +4,6 @@ import VettedArchive
 import VettedCore
 import VettedTestSupport
 
-/// Foundation's own classes for the same model, to check both directions against NSKeyedArchiver here.
-final class FoundationListing: NSObject, NSSecureCoding {
-    static var supportsSecureCoding: Bool { true }
-    let id: Int
-    let name: String
-    let tags: [String]
-    init(id: Int, name: String, tags: [String]) {
-        self.id = id
-        self.name = name
-        self.tags = tags
-    }
-    init?(coder: NSCoder) {
-        guard let name = coder.decodeObject(of: NSString.self, forKey: "name") as String?,
-            let tags = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "tags") as? [String]
-        else { return nil }
-        id = coder.decodeInteger(forKey: "id")
-        self.name = name
-        self.tags = tags
-    }
-    func encode(with coder: NSCoder) {
-        coder.encode(id, forKey: "id")
-        coder.encode(name as NSString, forKey: "name")
-        coder.encode(tags.map { $0 as NSString } as NSArray, forKey: "tags")
-    }
-}
-
-final class FoundationPurchase: NSObject, NSSecureCoding {
-    static var supportsSecureCoding: Bool { true }
-    let listing: FoundationListing
-    let date: Date
-    let receipt: Data
-    init(listing: FoundationListing, date: Date, receipt: Data) {
-        self.listing = listing
-        self.date = date
-        self.receipt = receipt
-    }
-    init?(coder: NSCoder) {
-        guard let listing = coder.decodeObject(of: FoundationListing.self, forKey: "listing"),
-            let date = coder.decodeObject(of: NSDate.self, forKey: "date") as Date?,
-            let receipt = coder.decodeObject(of: NSData.self, forKey: "receipt") as Data?
-        else { return nil }
-        self.listing = listing
-        self.date = date
-        self.receipt = receipt
-    }
-    func encode(with coder: NSCoder) {
-        coder.encode(listing, forKey: "listing")
-        coder.encode(date as NSDate, forKey: "date")
-        coder.encode(receipt as NSData, forKey: "receipt")
-    }
-}
-
 @Suite(.serialized) struct FoundationInteropTests {
     /// Vetted writes, Foundation's NSKeyedUnarchiver reads (valid data only: Foundation here
     /// kills the process on anything unexpected).
