@@ -5,8 +5,6 @@ import VettedCore
 import VettedTestSupport
 
 @Suite struct ArchiveRobustnessTests {
-    static let exhaustive = ProcessInfo.processInfo.environment["VETTED_EXHAUSTIVE"] == "1"
-
     /// Vetted's own archives: the talk's purchase, every value class, a shared graph.
     static func ownArchives() throws -> [(String, Data)] {
         let shared = Node()
@@ -45,14 +43,11 @@ import VettedTestSupport
         let limits = Limits(maxValues: 100_000)
         for position in original.indices {
             let byte = original[position]
-            let replacements: Set<UInt8> =
-                Self.exhaustive
-                ? Set(0...UInt8.max)
-                : [0x00, 0xFF, byte ^ 0x01]
-            for replacement in replacements where replacement != byte {
+            let replacements = SingleByteMutations.replacements(for: byte) { [0x00, 0xFF, $0 ^ 0x01] }
+            for replacement in replacements {
                 var mutated = original
                 mutated[position] = replacement
-                for decode in Self.exhaustive ? Self.decoders : Array(Self.decoders.prefix(2)) {
+                for decode in SingleByteMutations.exhaustive ? Self.decoders : Array(Self.decoders.prefix(2)) {
                     do {
                         _ = try decode(mutated, limits)
                     } catch is VettedError {

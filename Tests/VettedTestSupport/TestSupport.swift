@@ -34,3 +34,15 @@ public struct SeededGenerator: RandomNumberGenerator {
         return seed
     }
 }
+
+/// The replacement values of single-byte mutation tests.
+public enum SingleByteMutations {
+    /// `VETTED_EXHAUSTIVE=1` (CI, in a release build): every other byte value.
+    public static let exhaustive = ProcessInfo.processInfo.environment["VETTED_EXHAUSTIVE"] == "1"
+
+    /// The values to put in place of `byte`: all 255 others when exhaustive, else those of
+    /// `sample(byte)` that differ from it.
+    public static func replacements(for byte: UInt8, sample: (UInt8) -> [UInt8]) -> Set<UInt8> {
+        (exhaustive ? Set(0...UInt8.max) : Set(sample(byte))).subtracting([byte])
+    }
+}
