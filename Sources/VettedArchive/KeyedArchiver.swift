@@ -11,7 +11,7 @@ import VettedPlist
 public final class KeyedArchiver {
     /// Whether every object written must support secure coding (default).
     public let requiresSecureCoding: Bool
-    /// The first failure; ``archivedData(withRootObject:requiringSecureCoding:)`` throws it.
+    /// The first failure; ``archivedData(withRootObject:requiringSecureCoding:limits:)`` throws it.
     public private(set) var error: (any Error)?
     /// Limits on what is written: nesting depth (`maxDepth`) and objects (`maxValues`).
     public let limits: Limits

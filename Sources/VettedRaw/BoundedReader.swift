@@ -8,7 +8,7 @@ public import VettedCore
 /// from its metadata first, so an oversize file is refused without reading
 /// it; then at most `maxBytes + 1` bytes are read, so a file that grows while
 /// it is read, a pipe or a network body is stopped as soon as it passes the cap.
-/// Exceeding the cap is ``VettedCore/VettedError/Code/inputSizeLimitExceeded``,
+/// Exceeding the cap is `inputSizeLimitExceeded`,
 /// whose message says the limit and how much was seen.
 public enum BoundedReader {
     /// Bytes read from a file handle in one call.

@@ -24,7 +24,7 @@ public struct GatePolicy: Sendable {
         case envelope(trusting: TrustedKeys)
     }
 
-    /// Most bytes read; more is ``VettedCore/VettedError/Code/inputSizeLimitExceeded``
+    /// Most bytes read; more is `inputSizeLimitExceeded`
     /// before the excess is kept.
     public var maxBytes: Int
     /// The digest the bytes must have (of the bytes as read: the whole envelope, for one).
@@ -99,7 +99,7 @@ public enum Gate {
     }
 
     /// Reads an asynchronous sequence of chunks (an HTTP body) under `policy` and checks it.
-    /// Errors of the sequence itself are rethrown as they are; every other is a ``VettedCore/VettedError``.
+    /// Errors of the sequence itself are rethrown as they are; every other is a `VettedError`.
     public static func admit<Chunks: AsyncSequence>(
         _ chunks: Chunks, policy: GatePolicy
     ) async throws -> VerifiedBytes where Chunks.Element: Collection<UInt8> {

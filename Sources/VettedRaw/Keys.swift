@@ -159,7 +159,7 @@ public struct SigningKey: Sendable {
         return VerificationKey(material: material, keyID: keyID)
     }
 
-    /// Signs `message` (the gate signs ``SignedMessage`` bytes, never a bare payload).
+    /// Signs `message` (the gate signs `SignedMessage` (see the article Raw data) bytes, never a bare payload).
     public func signature(for message: [UInt8]) throws(VettedError) -> [UInt8] {
         do {
             switch material {

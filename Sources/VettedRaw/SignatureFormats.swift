@@ -41,7 +41,7 @@ enum SignedMessage {
 /// | 7 | K | key id, printable ASCII |
 /// | 7+K | 8 | payload length, big-endian |
 /// | 15+K | 1 | signature length S: 64, 64 or 32 by algorithm |
-/// | 16+K | S | signature over ``SignedMessage`` |
+/// | 16+K | S | signature over `SignedMessage` (see the article Raw data) |
 ///
 /// Nothing may follow. Total: 16 + K + S bytes.
 public struct DetachedSignature: Sendable, Hashable {
@@ -156,7 +156,7 @@ public struct DetachedSignature: Sendable, Hashable {
 /// | 7+K | 8 | payload length N, big-endian |
 /// | 15+K | N | payload |
 /// | 15+K+N | 1 | signature length S: 64, 64 or 32 by algorithm |
-/// | 16+K+N | S | signature over ``SignedMessage`` |
+/// | 16+K+N | S | signature over `SignedMessage` (see the article Raw data) |
 ///
 /// Nothing may follow. Total: 16 + K + N + S bytes. The payload is handed
 /// out, as ``VerifiedBytes``, only after the signature checks out.
