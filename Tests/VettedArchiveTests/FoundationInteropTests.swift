@@ -28,8 +28,8 @@ import VettedTestSupport
 
     /// Foundation's NSKeyedArchiver writes, Vetted reads, to equal values.
     @Test func vettedReadsFoundationArchives() throws {
-        // Foundation on Linux ignores setClassName(_:for:) and writes module-qualified names
-        // ("VettedArchiveTests.FoundationPurchase"): Vetted maps them with setClass, as Foundation's reader would.
+        // Foundation on Linux ignores setClassName(_:for:) and writes module-qualified names:
+        // Vetted maps them with setClass, as Foundation's reader would.
         let archiver = NSKeyedArchiver(requiringSecureCoding: true)
         let original = FoundationPurchase(
             listing: FoundationListing(id: 1, name: "Guitar", tags: ["music", "acoustic"]),
@@ -37,8 +37,9 @@ import VettedTestSupport
         archiver.encode(original, forKey: NSKeyedArchiveRootObjectKey)
         archiver.finishEncoding()
         let reader = try KeyedUnarchiver(forReadingFrom: archiver.encodedData)
-        reader.setClass(Purchase.self, forClassName: "VettedArchiveTests.FoundationPurchase")
-        reader.setClass(ArchiveListing.self, forClassName: "VettedArchiveTests.FoundationListing")
+        // The names Foundation wrote, module-qualified ("VettedTestSupport.FoundationPurchase").
+        reader.setClass(Purchase.self, forClassName: NSStringFromClass(FoundationPurchase.self))
+        reader.setClass(ArchiveListing.self, forClassName: NSStringFromClass(FoundationListing.self))
         let purchase = try reader.finish(reader.decodeObject(of: Purchase.self, forKey: KeyedUnarchiver.rootKey))
         #expect(purchase == Purchase.sample)
         // Without the mapping, Foundation's names are not allowed.
