@@ -121,6 +121,12 @@ public final class KeyedArchiver {
         }
         let instance = type is AnyClass ? (object as AnyObject) : nil
         if let instance, let uid = instanceUIDs[ObjectIdentifier(instance)] { return uid }
+        return writeObject(name, superclasses: type.archiveSuperclassNames, instance: instance) { object.encode(with: $0) }
+    }
+
+    /// Writes one keyed object of class `name` whose keys `body` encodes. The one place the
+    /// depth and size limits are checked, for every kind of object.
+    private func writeObject(_ name: String, superclasses: [String], instance: AnyObject? = nil, _ body: (KeyedArchiver) -> Void) -> UInt64 {
         guard stack.count <= limits.effectiveMaxDepth, objects.count < limits.maxValues else {
             failWithError(VettedError(code: .depthLimitExceeded, message: "the object graph is deeper or larger than the limits"))
             return 0
@@ -131,9 +137,9 @@ public final class KeyedArchiver {
             instanceUIDs[ObjectIdentifier(instance)] = uid
             retained.append(instance)
         }
-        let classUID = classReference(name, superclasses: type.archiveSuperclassNames)
+        let classUID = classReference(name, superclasses: superclasses)
         stack.append(PlistDictionary([.init(key: "$class", value: .uid(classUID))]))
-        object.encode(with: self)
+        body(self)
         objects[Int(uid)] = .dictionary(stack.removeLast())
         return uid
     }
@@ -167,20 +173,11 @@ public final class KeyedArchiver {
         case .uuid(let uuid): return reference(uuid)
         case .url(let url): return reference(url)
         case .null: return reference(ArchiveNull())
-        case .array(let elements): return container("NSArray") { $0.encodeElements(elements) }
-        case .set(let elements): return container("NSSet") { $0.encodeElements(elements) }
-        case .orderedSet(let elements): return container("NSOrderedSet") { $0.encodeElements(elements) }
-        case .dictionary(let keys, let values): return container("NSDictionary") { $0.encodePairs(keys, values) }
+        case .array(let elements): return writeObject("NSArray", superclasses: ["NSObject"]) { $0.encodeElements(elements) }
+        case .set(let elements): return writeObject("NSSet", superclasses: ["NSObject"]) { $0.encodeElements(elements) }
+        case .orderedSet(let elements): return writeObject("NSOrderedSet", superclasses: ["NSObject"]) { $0.encodeElements(elements) }
+        case .dictionary(let keys, let values): return writeObject("NSDictionary", superclasses: ["NSObject"]) { $0.encodePairs(keys, values) }
         }
-    }
-
-    private func container(_ name: String, _ body: (KeyedArchiver) -> Void) -> UInt64 {
-        let uid = UInt64(objects.count)
-        objects.append(.string("$null"))
-        stack.append(PlistDictionary([.init(key: "$class", value: .uid(classReference(name, superclasses: ["NSObject"])))]))
-        body(self)
-        objects[Int(uid)] = .dictionary(stack.removeLast())
-        return uid
     }
 
     private func classReference(_ name: String, superclasses: [String]) -> UInt64 {

@@ -310,9 +310,9 @@ public final class KeyedUnarchiver {
             case .data: "NSData"
             default: "NSNumber"
             }
+        if allowed.contains(where: { $0 == ArchivedValue.self }), let value = ArchivedValue(primitive: form) { return value }
         var sawClass = false
         for type in allowed {
-            if let value = ArchivedValue(primitive: form), type == ArchivedValue.self { return value }
             guard let primitive = type as? any PrimitiveArchivable.Type, primitive.archiveClassNames.contains(className) else { continue }
             sawClass = true
             if let value = primitive.init(archiveForm: form) { return value }
@@ -402,7 +402,7 @@ public final class KeyedUnarchiver {
 
     /// A stored integer that fits `I`; one that does not is `numberOutOfRange`.
     private func integer<I: FixedWidthInteger>(_ type: I.Type, _ key: String) -> I {
-        guard let stored = primitive(key, "\(I.self)", { value -> PlistInteger? in
+        guard let stored = primitive(key, String(describing: I.self), { value -> PlistInteger? in
             if case .integer(let integer) = value { integer } else { nil }
         }) else { return 0 }
         let exact: I? =
@@ -419,15 +419,15 @@ public final class KeyedUnarchiver {
 
     /// The inline value for `key` read by `read`, which returns nil for a value of another kind
     /// (a type mismatch). A missing key gives nil without an error.
-    private func primitive<T>(_ key: String, _ what: String, _ read: (PlistValue) -> T?) -> T? {
+    private func primitive<T>(_ key: String, _ what: @autoclosure () -> String, _ read: (PlistValue) -> T?) -> T? {
         guard error == nil, let level = levels.last, let stored = level.object[key] else { return nil }
         let path = level.path.appending(.key(key))
         if case .uid = stored {
-            fail(.typeMismatch, "an object where a \(what) was asked", at: path)
+            fail(.typeMismatch, "an object where a \(what()) was asked", at: path)
             return nil
         }
         guard let value = read(stored) else {
-            fail(.typeMismatch, "a \(Self.kind(stored)) where a \(what) was asked", at: path)
+            fail(.typeMismatch, "a \(Self.kind(stored)) where a \(what()) was asked", at: path)
             return nil
         }
         return value

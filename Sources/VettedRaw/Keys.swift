@@ -73,7 +73,6 @@ public struct KeyID: Sendable, Hashable, CustomStringConvertible {
     }
 
     private init(validated: String) { rawValue = validated }
-    static let placeholder = KeyID(validated: "-")
 }
 
 /// A key that signs: an Ed25519 or P-256 private key, or an HMAC secret.
@@ -112,15 +111,8 @@ public struct SigningKey: Sendable {
             self.keyID = keyID
         } else {
             // Derived from what the verifier holds, so both ends derive the same id.
-            let verifying: VerificationKey.Material =
-                switch material {
-                case .ed25519(let key): .ed25519(key.publicKey)
-                case .p256(let key): .p256(key.publicKey)
-                case .hmac(let key): .hmac(key)
-                }
-            self.keyID = KeyID.derived(
-                algorithm: VerificationKey(material: verifying, keyID: KeyID.placeholder).algorithm,
-                key: VerificationKey.rawBytes(of: verifying))
+            let verifying = VerificationKey.Material(material)
+            self.keyID = KeyID.derived(algorithm: verifying.algorithm, key: VerificationKey.rawBytes(of: verifying))
         }
     }
 
@@ -149,15 +141,7 @@ public struct SigningKey: Sendable {
     }
 
     /// The key that verifies this key's signatures, with the same id. For HMAC it is the secret itself.
-    public var verificationKey: VerificationKey {
-        let material: VerificationKey.Material =
-            switch material {
-            case .ed25519(let key): .ed25519(key.publicKey)
-            case .p256(let key): .p256(key.publicKey)
-            case .hmac(let key): .hmac(key)
-            }
-        return VerificationKey(material: material, keyID: keyID)
-    }
+    public var verificationKey: VerificationKey { VerificationKey(material: .init(material), keyID: keyID) }
 
     /// Signs `message` (the gate signs `SignedMessage` (see the article Raw data) bytes, never a bare payload).
     public func signature(for message: [UInt8]) throws(VettedError) -> [UInt8] {
@@ -191,6 +175,23 @@ public struct VerificationKey: Sendable {
         case ed25519(Curve25519.Signing.PublicKey)
         case p256(P256.Signing.PublicKey)
         case hmac([UInt8])
+
+        /// The verifying half of a signing key (for HMAC, the same secret).
+        init(_ signing: SigningKey.Material) {
+            switch signing {
+            case .ed25519(let key): self = .ed25519(key.publicKey)
+            case .p256(let key): self = .p256(key.publicKey)
+            case .hmac(let key): self = .hmac(key)
+            }
+        }
+
+        var algorithm: SignatureAlgorithm {
+            switch self {
+            case .ed25519: .ed25519
+            case .p256: .p256
+            case .hmac: .hmacSHA256
+            }
+        }
     }
 
     let material: Material
@@ -201,13 +202,7 @@ public struct VerificationKey: Sendable {
         self.keyID = keyID
     }
 
-    public var algorithm: SignatureAlgorithm {
-        switch material {
-        case .ed25519: .ed25519
-        case .p256: .p256
-        case .hmac: .hmacSHA256
-        }
-    }
+    public var algorithm: SignatureAlgorithm { material.algorithm }
 
     /// A key from its raw bytes: 32 for Ed25519, 64 (x then y) or 65 (X9.63) for P-256,
     /// 16 to 1,024 for an HMAC secret. The id is derived from the key unless given.

@@ -13,18 +13,20 @@ public import VettedCore
 /// Signing the digest rather than the payload lets a large payload be hashed
 /// as it streams in, once, and checked before any of it is parsed.
 enum SignedMessage {
-    static func bytes(
-        version: UInt8, algorithm: SignatureAlgorithm, keyID: KeyID, payloadLength: UInt64, payloadSHA256: [UInt8]
-    ) -> [UInt8] {
-        var message = DetachedSignature.magic
-        message.append(version)
-        message.append(algorithm.rawValue)
+    static func bytes(algorithm: SignatureAlgorithm, keyID: KeyID, payloadLength: UInt64, payloadSHA256: [UInt8]) -> [UInt8] {
+        header(magic: DetachedSignature.magic, algorithm: algorithm, keyID: keyID, payloadLength: payloadLength) + payloadSHA256
+    }
+
+    /// The fields every format starts with: magic, version, algorithm, key id, payload length.
+    static func header(magic: [UInt8], algorithm: SignatureAlgorithm, keyID: KeyID, payloadLength: UInt64) -> [UInt8] {
+        var bytes = magic
+        bytes.append(DetachedSignature.currentVersion)
+        bytes.append(algorithm.rawValue)
         let id = keyID.bytes
-        message.append(UInt8(truncatingIfNeeded: id.count))  // 1...64, checked by KeyID
-        message += id
-        message += BigEndian.bytes(payloadLength)
-        message += payloadSHA256
-        return message
+        bytes.append(UInt8(truncatingIfNeeded: id.count))  // 1...64, checked by KeyID
+        bytes += id
+        bytes += BigEndian.bytes(payloadLength)
+        return bytes
     }
 }
 
@@ -57,8 +59,7 @@ public struct DetachedSignature: Sendable, Hashable {
     /// Signs `payload` with `key`.
     public static func sign(_ payload: some DataProtocol, with key: SigningKey) throws(VettedError) -> DetachedSignature {
         let message = SignedMessage.bytes(
-            version: currentVersion, algorithm: key.algorithm, keyID: key.keyID, payloadLength: UInt64(payload.count),
-            payloadSHA256: Array(SHA256.hash(data: payload)))
+            algorithm: key.algorithm, keyID: key.keyID, payloadLength: UInt64(payload.count), payloadSHA256: Array(SHA256.hash(data: payload)))
         return DetachedSignature(
             algorithm: key.algorithm, keyID: key.keyID, payloadLength: UInt64(payload.count),
             signature: try key.signature(for: message))
@@ -91,12 +92,7 @@ public struct DetachedSignature: Sendable, Hashable {
 
     /// The binary form.
     public var bytes: [UInt8] {
-        var bytes = Self.magic
-        bytes.append(Self.currentVersion)
-        bytes.append(algorithm.rawValue)
-        bytes.append(UInt8(truncatingIfNeeded: keyID.bytes.count))
-        bytes += keyID.bytes
-        bytes += BigEndian.bytes(payloadLength)
+        var bytes = SignedMessage.header(magic: Self.magic, algorithm: algorithm, keyID: keyID, payloadLength: payloadLength)
         bytes.append(UInt8(truncatingIfNeeded: signature.count))
         bytes += signature
         return bytes
@@ -119,8 +115,7 @@ public struct DetachedSignature: Sendable, Hashable {
                 message: "the signature covers \(self.payloadLength) bytes, the payload has \(payloadLength)")
         }
         let message = SignedMessage.bytes(
-            version: Self.currentVersion, algorithm: algorithm, keyID: keyID, payloadLength: self.payloadLength,
-            payloadSHA256: payloadSHA256)
+            algorithm: algorithm, keyID: keyID, payloadLength: self.payloadLength, payloadSHA256: payloadSHA256)
         guard key.isValidSignature(signature, for: message) else {
             throw VettedError(code: .signatureMismatch, message: "the \(algorithm) signature by key \(keyID) does not verify")
         }
@@ -166,12 +161,7 @@ public enum Envelope {
     /// Wraps `payload` with a signature by `key`.
     public static func seal(_ payload: [UInt8], with key: SigningKey) throws(VettedError) -> [UInt8] {
         let detached = try DetachedSignature.sign(payload, with: key)
-        var bytes = magic
-        bytes.append(DetachedSignature.currentVersion)
-        bytes.append(key.algorithm.rawValue)
-        bytes.append(UInt8(truncatingIfNeeded: key.keyID.bytes.count))
-        bytes += key.keyID.bytes
-        bytes += BigEndian.bytes(UInt64(payload.count))
+        var bytes = SignedMessage.header(magic: magic, algorithm: key.algorithm, keyID: key.keyID, payloadLength: UInt64(payload.count))
         bytes += payload
         bytes.append(UInt8(truncatingIfNeeded: detached.signature.count))
         bytes += detached.signature

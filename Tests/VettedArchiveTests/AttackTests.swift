@@ -222,5 +222,11 @@ import VettedPlist
         }.vetted
         #expect(limited?.code == .memberLimitExceeded)
         while let next = chain.next { chain = next }  // release iteratively
+
+        // Writing is bounded too, for every kind of object: 700 nested arrays of value classes.
+        var nested = ArchivedValue.null
+        for _ in 0..<700 { nested = .array([nested]) }
+        let writing = archiveError { try KeyedArchiver.archivedData(withRootObject: nested) }.vetted
+        #expect(writing?.code == .depthLimitExceeded)
     }
 }
