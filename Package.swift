@@ -15,6 +15,13 @@ let package = Package(
     name: "Vetted",
     products: [
         .library(name: "Vetted", targets: ["Vetted"]),
+        // Each stage on its own, for code that needs only one (and keeps swift-crypto out unless it uses VettedRaw).
+        .library(name: "VettedCore", targets: ["VettedCore"]),
+        .library(name: "VettedRules", targets: ["VettedRules"]),
+        .library(name: "VettedRaw", targets: ["VettedRaw"]),
+        .library(name: "VettedJSON", targets: ["VettedJSON"]),
+        .library(name: "VettedPlist", targets: ["VettedPlist"]),
+        .library(name: "VettedArchive", targets: ["VettedArchive"]),
         .executable(name: "vet", targets: ["vet"]),
     ],
     dependencies: [

@@ -1,0 +1,88 @@
+public import AsyncHTTPClient
+import Foundation
+public import JunkModel
+public import NIOCore
+import NIOHTTP1
+public import Vetted
+
+/// The validating client: every response passes the raw stage (size cap,
+/// SHA-256 digest, Ed25519 signature by the pinned server key), then the
+/// parser, then decoding with the talk's rules.
+public struct ListingsClient: Sendable {
+    public var baseURL: String
+    /// The server's public key, pinned: the only key whose signatures are accepted.
+    public var trustedKeys: TrustedKeys
+    /// Largest response accepted; a larger `Content-Length` is refused before the body is read.
+    public var maximumResponseBytes = ListingsAPI.maximumResponseBytes
+    /// Deadline for a whole request, connect to last byte.
+    public var timeout: TimeAmount = .seconds(10)
+    private let http: HTTPClient
+
+    /// Uses `http` (the caller shuts it down), or the shared client.
+    public init(baseURL: String, trustedKeys: TrustedKeys, http: HTTPClient = .shared) {
+        self.baseURL = baseURL
+        self.trustedKeys = trustedKeys
+        self.http = http
+    }
+
+    /// A client with its own connection pool and connect/read timeouts.
+    public static func makeHTTPClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// `GET /listings`, checked at every stage.
+    public func listings(tagged tag: Listing.Tag? = nil, policy: ResponsePolicy = .strict) async throws -> CheckedListings {
+        let verified = try await fetchVerified(path: "/listings" + (tag.map { "?tag=\($0.rawValue)" } ?? ""))
+        return try ListingsChecker().check(verified.bytes, policy: policy, report: verified.report)
+    }
+
+    /// The raw stage of a GET: status, declared length, digest, signature.
+    public func fetchVerified(path: String) async throws -> VerifiedBytes {
+        let response = try await http.execute(HTTPClientRequest(url: baseURL + path), timeout: timeout)
+        func rejected(_ code: String, _ message: String) -> ListingsRejected {
+            ListingsRejected([Problem(stage: .raw, path: "$", code: code, message: message)])
+        }
+        guard response.status == .ok else {
+            throw rejected("httpStatus", "the server answered \(response.status.code)")
+        }
+        if let declared = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), declared > maximumResponseBytes {
+            throw rejected("inputSizeLimitExceeded", "the response is \(declared) bytes; the limit is \(maximumResponseBytes)")
+        }
+        guard let digestHeader = response.headers.first(name: ListingsAPI.digestHeader),
+            let digestBase64 = ListingsAPI.sha256(fromDigestHeader: digestHeader)
+        else { throw rejected("missingDigest", "no SHA-256 Content-Digest header") }
+        guard let signatureHeader = response.headers.first(name: ListingsAPI.signatureHeader) else {
+            throw rejected("missingSignature", "no \(ListingsAPI.signatureHeader) header")
+        }
+        do {
+            let policy = GatePolicy(
+                maxBytes: maximumResponseBytes, digest: try ExpectedDigest(.sha256, base64: digestBase64),
+                signature: .detached(try DetachedSignature(base64: signatureHeader), trusting: trustedKeys))
+            return try await Gate.admit(response.body.map(\.readableBytesView), policy: policy)
+        } catch let error as VettedError {
+            throw ListingsRejected(Problem.all(in: error, direct: .raw))
+        }
+    }
+
+    /// `POST /listings`. Returns the status and, for a 4xx, the server's problems.
+    public func add(_ listing: Listing) async throws -> (status: Int, problems: [Problem]) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return try await post(body: Array(try encoder.encode(listing)))
+    }
+
+    /// `POST /listings` with any body (the load test's malformed and oversize floods use this).
+    public func post(body: [UInt8]) async throws -> (status: Int, problems: [Problem]) {
+        var request = HTTPClientRequest(url: baseURL + "/listings")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await http.execute(request, timeout: timeout)
+        let bytes = try await BoundedReader.read(response.body.map(\.readableBytesView), maxBytes: 256 * 1024)
+        let report = try? VettedJSONDecoder().decode(ProblemReport.self, from: bytes)
+        return (Int(response.status.code), report?.errors ?? [])
+    }
+}

@@ -1,0 +1,165 @@
+public import Foundation
+public import JunkModel
+import Vetted
+
+/// The offline purchase history: one file per purchase in a folder.
+///
+/// A file is `JUNKPUR1` (8 bytes), the SHA-256 of the archive (32 bytes),
+/// then the archive: a keyed archive of ``Purchase`` written by
+/// `KeyedArchiver` requiring secure coding. Files are written atomically —
+/// a temporary file, fsync, rename, fsync of the folder — so a crash leaves
+/// either the whole file or none of it; `save` returns only after that.
+///
+/// Loading checks every stage and quarantines what fails: size and checksum
+/// (raw: corruption, truncation), the archive with only `Purchase` at the
+/// root and only `Listing` under it (structured: a swapped class), the
+/// purchase date not before the launch nor in the future (primitive). A bad
+/// file is moved to `quarantine/` beside the folder; the rest still load.
+/// The checksum finds corruption, not an attacker (who can recompute it): the
+/// secure unarchiver is what stands against a crafted file.
+public struct PurchaseHistory: Sendable {
+    public let folder: URL
+    public var quarantine: URL { folder.deletingLastPathComponent().appendingPathComponent("quarantine") }
+
+    public static let magic = Array("JUNKPUR1".utf8)
+    public static let fileExtension = "purchase"
+    /// Largest history file read.
+    public static let maximumFileBytes = 256 * 1024
+    /// Clock skew tolerated for a purchase date "now".
+    public static let allowedClockSkew: TimeInterval = 300
+
+    public init(folder: URL) { self.folder = folder }
+
+    // MARK: Saving
+
+    /// Archives `purchase` and writes it durably; returns the file's URL once it is on disk.
+    @discardableResult
+    public func save(_ purchase: Purchase) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
+        let bytes = Self.fileBytes(archive: Array(archive))
+        let stamp = Int(purchase.date.timeIntervalSince1970 * 1000)
+        let name = "\(stamp)-\(purchase.listing.id)-\(UUID().uuidString.prefix(8).lowercased()).\(Self.fileExtension)"
+        let final = folder.appendingPathComponent(name)
+        let temporary = folder.appendingPathComponent(".\(name).tmp")
+        try writeDurably(bytes, temporary: temporary, final: final)
+        return final
+    }
+
+    /// The file's bytes for an archive: magic, checksum, archive.
+    public static func fileBytes(archive: [UInt8]) -> [UInt8] {
+        magic + DigestAlgorithm.sha256.digest(of: archive) + archive
+    }
+
+    private func writeDurably(_ bytes: [UInt8], temporary: URL, final: URL) throws {
+        let files = FileManager.default
+        guard files.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()  // fsync: the bytes are on disk before the name is
+        }
+        try files.moveItem(at: temporary, to: final)  // rename(2): atomic within the folder
+        guard let directory = FileHandle(forReadingAtPath: folder.path) else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: folder.path])
+        }
+        defer { try? directory.close() }
+        try directory.synchronize()  // fsync of the folder: the rename itself is durable
+    }
+
+    // MARK: Loading
+
+    /// A purchase that loaded, and the file it came from.
+    public struct Entry: Sendable {
+        public var file: String
+        public var purchase: Purchase
+    }
+
+    /// A file that did not, why, and where it went.
+    public struct Quarantined: Sendable {
+        public var file: String
+        public var problems: [Problem]
+        public var movedTo: URL?
+    }
+
+    public struct Loaded: Sendable {
+        /// Oldest first.
+        public var entries: [Entry]
+        public var quarantined: [Quarantined]
+        /// Temporary files of writes that never completed (a crash); removed, never read.
+        public var incompleteWritesRemoved: Int
+    }
+
+    /// Loads every purchase, quarantining the files that fail a check.
+    public func load(now: Date = Date()) throws -> Loaded {
+        let files = FileManager.default
+        guard files.fileExists(atPath: folder.path) else { return Loaded(entries: [], quarantined: [], incompleteWritesRemoved: 0) }
+        var loaded = Loaded(entries: [], quarantined: [], incompleteWritesRemoved: 0)
+        for name in try files.contentsOfDirectory(atPath: folder.path).sorted() {
+            let url = folder.appendingPathComponent(name)
+            if name.hasPrefix("."), name.hasSuffix(".tmp") {
+                try? files.removeItem(at: url)
+                loaded.incompleteWritesRemoved += 1
+                continue
+            }
+            guard name.hasSuffix("." + Self.fileExtension) else { continue }
+            switch Self.read(url, now: now) {
+            case .success(let purchase):
+                loaded.entries.append(Entry(file: name, purchase: purchase))
+            case .failure(let rejected):
+                loaded.quarantined.append(Quarantined(file: name, problems: rejected.problems, movedTo: try? moveToQuarantine(url)))
+            }
+        }
+        return loaded
+    }
+
+    /// Every check on one history file, without moving it.
+    public static func read(_ url: URL, now: Date = Date()) -> Result<Purchase, ListingsRejected> {
+        func fail(_ stage: Problem.Stage, _ code: String, _ message: String) -> Result<Purchase, ListingsRejected> {
+            .failure(ListingsRejected([Problem(stage: stage, path: "$", code: code, message: message)]))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedReader.read(contentsOfFile: url.path, maxBytes: maximumFileBytes)
+        } catch {
+            return .failure(ListingsRejected(Problem.all(in: error, direct: .raw)))
+        }
+        let headerLength = magic.count + 32
+        guard bytes.count > headerLength, bytes.starts(with: magic) else {
+            return fail(.raw, "truncated", "the file is \(bytes.count) bytes: shorter than a header and an archive, or not a history file")
+        }
+        let archive = Array(bytes[headerLength...])
+        guard ConstantTime.equals(bytes[magic.count..<headerLength], DigestAlgorithm.sha256.digest(of: archive)) else {
+            return fail(.raw, "checksumMismatch", "the archive's SHA-256 is not the one recorded: the file is corrupt or truncated")
+        }
+        let purchase: Purchase
+        do {
+            guard let decoded = try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: Data(archive)) else {
+                return fail(.structured, "decodingFailed", "the archive's root is not a purchase")
+            }
+            purchase = decoded
+        } catch is Purchase.DateBeforeLaunch {
+            return fail(.primitive, "dateBeforeLaunch", "the purchase date is before the app's launch")
+        } catch {
+            return .failure(ListingsRejected(Problem.all(in: error, direct: .structured)))
+        }
+        guard purchase.date <= now.addingTimeInterval(allowedClockSkew) else {
+            return fail(.primitive, "dateInFuture", "the purchase date is in the future")
+        }
+        return .success(purchase)
+    }
+
+    private func moveToQuarantine(_ url: URL) throws -> URL {
+        let files = FileManager.default
+        try files.createDirectory(at: quarantine, withIntermediateDirectories: true)
+        var destination = quarantine.appendingPathComponent(url.lastPathComponent)
+        if files.fileExists(atPath: destination.path) {
+            destination = quarantine.appendingPathComponent("\(UUID().uuidString.prefix(8))-\(url.lastPathComponent)")
+        }
+        try files.moveItem(at: url, to: destination)
+        return destination
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+public import Hummingbird
+import HTTPTypes
+public import JunkModel
+import Synchronization
+import Vetted
+
+/// The routes of the listings server.
+///
+/// - `GET /listings[?tag=TAG]`: the listings as the talk's JSON, with a
+///   SHA-256 `Content-Digest` and an Ed25519 `Vetted-Signature` of the body.
+///   The server decodes its own body with the talk's rules before it signs it:
+///   it never signs a listing the client would refuse.
+/// - `POST /listings`: one listing, checked with the same rules as the client.
+///   More than ``ListingsAPI/maximumPostBytes`` → 413 (from `Content-Length`
+///   before reading, or at the cap while reading); invalid → 400 with each
+///   error's path and code, never the payload; an id in use → 409; else 201.
+public final class ListingsService: Sendable {
+    public let store: ListingsStore
+    public let identity: ServerIdentity
+    private let cache = Mutex<[String: SignedBody]>([:])
+    private let tamper = Mutex<TamperHook?>(nil)
+    private let names: HeaderNames
+
+    public init(store: ListingsStore, identity: ServerIdentity) throws {
+        self.store = store
+        self.identity = identity
+        self.names = try HeaderNames()
+    }
+
+    /// A body and the headers that vouch for it.
+    public struct SignedBody: Sendable {
+        public var body: [UInt8]
+        public var digestBase64: String
+        public var signatureBase64: String
+    }
+
+    /// For the demo's tamper tour only: what a compromised server (before
+    /// signing) or a man in the middle (after signing) does to a response.
+    public struct TamperHook: Sendable {
+        public enum Point: Sendable { case beforeSigning, afterSigning }
+        public var point: Point
+        public var transform: @Sendable ([UInt8]) -> [UInt8]
+        public init(_ point: Point, _ transform: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+            self.point = point
+            self.transform = transform
+        }
+    }
+
+    /// Sets (or clears) the tamper hook for the responses that follow.
+    public func setTamperHook(_ hook: TamperHook?) { tamper.withLock { $0 = hook } }
+
+    /// The signed `GET /listings` body for `tag` (all listings when nil).
+    public func signedListings(tagged tag: Listing.Tag?) throws -> SignedBody {
+        let hook = tamper.withLock { $0 }
+        let cacheKey = tag?.rawValue ?? ""
+        if hook == nil, let cached = cache.withLock({ $0[cacheKey] }) { return cached }
+        var body = try Self.encoder.encode(try store.listings(tagged: tag)).map { $0 }
+        // Validate first: the server refuses to sign what its own rules reject.
+        _ = try Self.decoder.decode([Listing].self, from: body)
+        if let hook, hook.point == .beforeSigning { body = hook.transform(body) }
+        var signed = try sign(body)
+        if let hook, hook.point == .afterSigning {
+            // A man in the middle changes the body and, knowing the format, fixes the digest; not the signature.
+            signed.body = hook.transform(body)
+            signed.digestBase64 = Data(DigestAlgorithm.sha256.digest(of: signed.body)).base64EncodedString()
+        }
+        if hook == nil { cache.withLock { $0[cacheKey] = signed } }
+        return signed
+    }
+
+    private func sign(_ body: [UInt8]) throws -> SignedBody {
+        SignedBody(
+            body: body, digestBase64: Data(DigestAlgorithm.sha256.digest(of: body)).base64EncodedString(),
+            signatureBase64: try DetachedSignature.sign(body, with: identity.signingKey).base64)
+    }
+
+    /// Routes for `GET /listings` and `POST /listings`.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("listings") { request, _ -> Response in
+            self.getListings(request)
+        }
+        router.post("listings") { request, _ -> Response in
+            await self.postListing(request)
+        }
+        return router
+    }
+
+    private func getListings(_ request: Request) -> Response {
+        var tag: Listing.Tag?
+        if let raw = request.uri.queryParameters.get("tag") {
+            guard let known = Listing.Tag(rawValue: raw) else {
+                return problems(.badRequest, [Problem(path: "tag", code: "unknownTag", message: "not one of the listing tags")])
+            }
+            tag = known
+        }
+        do {
+            let signed = try signedListings(tagged: tag)
+            var headers: HTTPFields = [.contentType: "application/json"]
+            headers[names.digest] = ListingsAPI.digestHeaderValue(base64: signed.digestBase64)
+            headers[names.signature] = signed.signatureBase64
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: signed.body)))
+        } catch {
+            return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listings could not be read")])
+        }
+    }
+
+    private func postListing(_ request: Request) async -> Response {
+        let limit = ListingsAPI.maximumPostBytes
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            return tooLarge(limit)
+        }
+        let listing: Listing
+        do {
+            listing = try await Self.decoder.decode(
+                Listing.self, from: request.body.map(\.readableBytesView), policy: GatePolicy(maxBytes: limit, limits: Self.limits))
+        } catch let error as VettedError where error.code == .inputSizeLimitExceeded {
+            return tooLarge(limit)
+        } catch {
+            return problems(.badRequest, Problem.all(in: error))
+        }
+        do {
+            guard try store.add(listing) else {
+                return problems(.conflict, [Problem(path: "$.id", code: "idInUse", message: "a listing with this id exists")])
+            }
+        } catch {
+            return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listing could not be saved")])
+        }
+        cache.withLock { $0.removeAll() }
+        return Response(status: .created, headers: [.location: "/listings"])
+    }
+
+    private func tooLarge(_ limit: Int) -> Response {
+        problems(.contentTooLarge, [Problem(path: "$", code: "inputSizeLimitExceeded", message: "the body is over \(limit) bytes")])
+    }
+
+    private func problems(_ status: HTTPResponse.Status, _ problems: [Problem]) -> Response {
+        let body = (try? Self.encoder.encode(ProblemReport(errors: problems))) ?? Data()
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static let decoder: VettedJSONDecoder = {
+        let decoder = VettedJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.limits = limits
+        return decoder
+    }()
+
+    /// A listing is shallow and small: tight parser limits.
+    static let limits = Limits(maxInputBytes: ListingsAPI.maximumResponseBytes, maxDepth: 8)
+}
+
+/// Header names, made once: `HTTPField.Name`'s initializer is failable.
+private struct HeaderNames: Sendable {
+    let digest: HTTPField.Name
+    let signature: HTTPField.Name
+    init() throws {
+        guard let digest = HTTPField.Name(ListingsAPI.digestHeader), let signature = HTTPField.Name(ListingsAPI.signatureHeader)
+        else { throw CocoaError(.featureUnsupported) }
+        self.digest = digest
+        self.signature = signature
+    }
+}

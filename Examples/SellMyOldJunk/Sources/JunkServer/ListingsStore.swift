@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+public import JunkModel
+
+/// The server's listings, in SQLite through GRDB.
+///
+/// The database is created and seeded with ``Listing/samples`` on first run.
+/// Tags are stored as a comma-separated list of the enum's raw values; dates
+/// as seconds since 1970. Every listing read back is checked against the
+/// talk's rules before it is served: the database is input too.
+public final class ListingsStore: Sendable {
+    private let database: DatabaseQueue
+
+    /// Opens (creating and seeding when new) the database at `path`.
+    public init(path: String) throws {
+        database = try DatabaseQueue(path: path)
+        try Self.migrator.migrate(database)
+    }
+
+    /// An in-memory store, seeded: for tests.
+    public init() throws {
+        database = try DatabaseQueue()
+        try Self.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("listings-v1") { db in
+            try db.create(table: "listing") { table in
+                table.primaryKey("id", .integer)
+                table.column("name", .text).notNull()
+                table.column("description", .text).notNull()
+                table.column("price", .text).notNull()
+                table.column("sold", .boolean).notNull()
+                table.column("url", .text).notNull()
+                table.column("tags", .text).notNull()
+                table.column("created", .double).notNull()
+                table.column("last_updated", .double).notNull()
+            }
+            for listing in Listing.samples { try insert(listing, into: db) }
+        }
+        return migrator
+    }
+
+    /// Every listing, by id; only those tagged `tag` when one is given.
+    public func listings(tagged tag: Listing.Tag? = nil) throws -> [Listing] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM listing ORDER BY id").compactMap { row -> Listing? in
+                let listing = try Self.listing(from: row)
+                guard let tag else { return listing }
+                return listing.tags.contains(tag) ? listing : nil
+            }
+        }
+    }
+
+    /// Adds `listing`; false when its id is taken.
+    public func add(_ listing: Listing) throws -> Bool {
+        try database.write { db in
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing WHERE id = ?", arguments: [listing.id]) == 0 else {
+                return false
+            }
+            try Self.insert(listing, into: db)
+            return true
+        }
+    }
+
+    private static func insert(_ listing: Listing, into db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO listing (id, name, description, price, sold, url, tags, created, last_updated)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                listing.id, listing.name, listing.description, listing.price, listing.sold, listing.url,
+                listing.tags.map(\.rawValue).joined(separator: ","), listing.created.timeIntervalSince1970,
+                listing.lastUpdated.timeIntervalSince1970,
+            ])
+    }
+
+    /// A row that does not make a valid listing (edited by hand, say) is an error, not a crash.
+    private static func listing(from row: Row) throws -> Listing {
+        guard let id = row["id"] as Int?, let name = row["name"] as String?, let description = row["description"] as String?,
+            let price = row["price"] as String?, let sold = row["sold"] as Bool?, let url = row["url"] as String?,
+            let tagList = row["tags"] as String?, let created = row["created"] as Double?,
+            let updated = row["last_updated"] as Double?
+        else { throw StoreError.malformedRow }
+        var tags: [Listing.Tag] = []
+        for raw in tagList.split(separator: ",") {
+            guard let tag = Listing.Tag(rawValue: String(raw)) else { throw StoreError.malformedRow }
+            tags.append(tag)
+        }
+        return Listing(
+            id: id, name: name, description: description, price: price, sold: sold, url: url, tags: tags,
+            created: Date(timeIntervalSince1970: created), lastUpdated: Date(timeIntervalSince1970: updated))
+    }
+
+    public enum StoreError: Error, Sendable, CustomStringConvertible {
+        case malformedRow
+        public var description: String { "a listing row in the database is malformed" }
+    }
+}

@@ -1,0 +1,41 @@
+public import Foundation
+public import Vetted
+
+/// The server's Ed25519 key pair. Created on first run in the data directory:
+/// `server.key` (the private key, mode 0600, written once, never overwritten)
+/// and `server.pub` (the public key, for clients to pin).
+public struct ServerIdentity: Sendable {
+    public let signingKey: SigningKey
+    public var publicKey: VerificationKey { signingKey.verificationKey }
+
+    public static let privateKeyFile = "server.key"
+    public static let publicKeyFile = "server.pub"
+
+    public init(signingKey: SigningKey) { self.signingKey = signingKey }
+
+    /// Loads the key pair in `directory`, creating it when there is none.
+    public static func loadOrCreate(in directory: URL) throws -> ServerIdentity {
+        let privateURL = directory.appendingPathComponent(privateKeyFile)
+        let publicURL = directory.appendingPathComponent(publicKeyFile)
+        let files = FileManager.default
+        if files.fileExists(atPath: privateURL.path) {
+            let bytes = try BoundedReader.read(contentsOfFile: privateURL.path, maxBytes: 4096)
+            let identity = ServerIdentity(signingKey: try SigningKey(fileText: String(decoding: bytes, as: UTF8.self)))
+            if !files.fileExists(atPath: publicURL.path) {
+                try Data(identity.publicKey.fileText.utf8).write(to: publicURL, options: .atomic)
+            }
+            return identity
+        }
+        let identity = ServerIdentity(signingKey: SigningKey.generate(.ed25519, keyID: try KeyID("junk-server-1")))
+        // Created with 0600 before the key is written; fails rather than overwrite.
+        guard files.createFile(atPath: privateURL.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: privateURL.path])
+        }
+        let handle = try FileHandle(forWritingTo: privateURL)
+        try handle.write(contentsOf: Data(identity.signingKey.fileText.utf8))
+        try handle.synchronize()
+        try handle.close()
+        try Data(identity.publicKey.fileText.utf8).write(to: publicURL, options: .atomic)
+        return identity
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import JunkServer
+
+/// `junk-server`: the listings server, on loopback.
+@main
+struct JunkServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "junk-server",
+        abstract: "Serves the Sell My Old Junk listings on loopback, signed.",
+        discussion: """
+            On first run the data directory is created with listings.sqlite (seeded with sample \
+            listings) and the server's Ed25519 key pair: server.key (0600) and server.pub, the \
+            public key clients pin (junk --server-key DIR/server.pub).
+            """)
+
+    @Option(help: "The port to listen on (127.0.0.1 only); 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: "Where the database and the key pair live.")
+    var dataDirectory = ".junk-server"
+
+    func run() async throws {
+        let directory = URL(fileURLWithPath: dataDirectory)
+        let service = try ListingsServer.prepare(dataDirectory: directory)
+        try await ListingsServer.run(service, port: port) { port in
+            print("junk-server: listening on http://127.0.0.1:\(port); public key \(directory.appendingPathComponent(ServerIdentity.publicKeyFile).path)")
+        }
+    }
+}
