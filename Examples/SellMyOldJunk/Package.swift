@@ -83,7 +83,11 @@ let package = Package(
             name: "JunkTests",
             dependencies: [
                 "JunkDemo", "JunkServer", "JunkClient", "JunkModel",
+                .product(name: "Vetted", package: "Vetted"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings),
     ],

@@ -143,6 +143,9 @@ public struct PurchaseHistory: Sendable {
             purchase = decoded
         } catch is Purchase.DateBeforeLaunch {
             return fail(.primitive, "dateBeforeLaunch", "the purchase date is before the app's launch")
+        } catch let error as VettedError {
+            // The archive's own checks are the structured stage; the property list under it is the format stage.
+            return .failure(ListingsRejected(Problem.all(in: error, direct: archiveCodes.contains(error.code) ? .structured : .format)))
         } catch {
             return .failure(ListingsRejected(Problem.all(in: error, direct: .structured)))
         }
@@ -151,6 +154,10 @@ public struct PurchaseHistory: Sendable {
         }
         return .success(purchase)
     }
+
+    private static let archiveCodes: Set<VettedError.Code> = [
+        .notAKeyedArchive, .archiveCorrupted, .classNotAllowed, .secureCodingNotSupported, .typeMismatch, .archiveCycle, .decodingFailed,
+    ]
 
     private func moveToQuarantine(_ url: URL) throws -> URL {
         let files = FileManager.default

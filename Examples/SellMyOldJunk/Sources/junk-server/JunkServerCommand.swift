@@ -24,7 +24,8 @@ struct JunkServerCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: dataDirectory)
         let service = try ListingsServer.prepare(dataDirectory: directory)
         try await ListingsServer.run(service, port: port) { port in
-            print("junk-server: listening on http://127.0.0.1:\(port); public key \(directory.appendingPathComponent(ServerIdentity.publicKeyFile).path)")
+            let line = "junk-server: listening on http://127.0.0.1:\(port); public key \(directory.appendingPathComponent(ServerIdentity.publicKeyFile).path)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))  // unbuffered: scripts and tests wait for this line
         }
     }
 }

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Foundation
+import JunkClient
+import JunkDemo
+import JunkModel
+import JunkServer
+import Testing
+import Vetted
+
+/// The client against a live server on loopback.
+@Suite struct ClientTests {
+    @Test func fetchesVerifiesAndDecodesEveryListing() async throws {
+        try await withLiveServer { server, client in
+            let checked = try await client.listings()
+            #expect(checked.listings == Listing.samples)
+            #expect(checked.skipped.isEmpty)
+            let report = try #require(checked.report)
+            #expect(report.signedBy == server.service.identity.publicKey.keyID)
+            #expect(try await client.listings(tagged: .tools).listings.map(\.id) == [4])
+        }
+    }
+
+    @Test func aResponseSignedByAnotherKeyIsRejectedAtTheRawStage() async throws {
+        try await withLiveServer { server, client in
+            var pinnedElsewhere = client
+            pinnedElsewhere.trustedKeys = try TrustedKeys([SigningKey.generate(.ed25519, keyID: try KeyID("junk-server-1")).verificationKey])
+            let rejected = await #expect(throws: ListingsRejected.self) { try await pinnedElsewhere.listings() }
+            #expect(rejected?.problems.map { "\($0.stage) \($0.path) \($0.code)" } == ["raw $ signatureMismatch"])
+            var unknownKey = client
+            unknownKey.trustedKeys = try TrustedKeys([SigningKey.generate(.ed25519, keyID: try KeyID("someone-else")).verificationKey])
+            let unknown = await #expect(throws: ListingsRejected.self) { try await unknownKey.listings() }
+            #expect(unknown?.problems.map { "\($0.stage) \($0.path) \($0.code)" } == ["raw $ unknownKeyID"])
+        }
+    }
+
+    @Test func aResponseOverTheClientsCapIsRefusedFromItsLength() async throws {
+        try await withLiveServer { server, client in
+            var small = client
+            small.maximumResponseBytes = 100
+            let rejected = await #expect(throws: ListingsRejected.self) { try await small.listings() }
+            #expect(rejected?.problems.map(\.code) == ["inputSizeLimitExceeded"])
+        }
+    }
+
+    @Test func postThroughTheClientAndTheServerAnswersWithProblems() async throws {
+        try await withLiveServer { server, client in
+            var listing = Listing.samples[0]
+            listing.id = 77
+            let added = try await client.add(listing)
+            #expect(added.status == 201)
+            #expect(added.problems.isEmpty)
+            listing.tags = []
+            listing.id = 78
+            let (status, problems) = try await client.add(listing)
+            #expect(status == 400)
+            #expect(problems.map { "\($0.path) \($0.code)" } == ["$.tags empty"])
+            #expect(try await client.listings().listings.map(\.id) == [1, 2, 3, 4, 5, 6, 77])
+        }
+    }
+
+    @Test func streamedOversizePostsAreRefusedAtTheCapAndTheServerKeepsServing() async throws {
+        try await withLiveServer { server, client in
+            let http = LoadGenerator.makeHTTPClient(connections: 4)
+            let url = server.baseURL + "/listings"
+            for kind in LoadGenerator.BadPost.allCases {
+                #expect(await LoadGenerator.post(http, url, kind), "\(kind)")
+            }
+            try await http.shutdown()
+            #expect(try await client.listings().listings.count == 6)
+        }
+    }
+
+    @Test func validateChecksAFileOffline() throws {
+        let folder = try temporaryFolder("validate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let good = folder.appendingPathComponent("good.json")
+        try encoder.encode(Listing.samples).write(to: good)
+        var bad = Listing.samples
+        bad[2].url = "https://examp1e.com/3"
+        let badFile = folder.appendingPathComponent("bad.json")
+        try encoder.encode(bad).write(to: badFile)
+
+        let valid = try run(executable("junk"), ["validate", good.path])
+        #expect(valid.status == 0)
+        #expect(valid.stdout == "valid: 6 listings\n")
+        let invalid = try run(executable("junk"), ["validate", badFile.path])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("primitive stage · $[2].url · hostNotAllowed"))
+        let missing = try run(executable("junk"), ["validate", folder.appendingPathComponent("none.json").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("raw stage · $ · unreadableInput"))
+    }
+}
+
+/// Runs a program to its end.
+func run(_ program: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = program
+    process.arguments = arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}

@@ -1,0 +1,64 @@
+import AsyncHTTPClient
+import Foundation
+import JunkDemo
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `junk-server` in its own process keeps serving during a flood of oversize
+/// and malformed POSTs, with bounded memory. (Throughput figures are measured
+/// with `junk load` or wrk, not asserted here: no timing in tests.)
+@Suite struct LoadTests {
+    /// The server's resident set, from /proc.
+    static func residentBytes(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? ""))
+        return kilobytes * 1024
+    }
+
+    @Test func theServerKeepsServingThroughAFloodOfBadPostsWithBoundedMemory() async throws {
+        let folder = try temporaryFolder("flood")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = Process()
+        server.executableURL = executable("junk-server")
+        server.arguments = ["--port", "0", "--data-directory", folder.path]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        // "junk-server: listening on http://127.0.0.1:PORT; …"
+        var announced = ""
+        while !announced.contains(";") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            announced += String(decoding: data, as: UTF8.self)
+        }
+        let base = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }).dropLast()
+        let url = base + "/listings"
+
+        let http = LoadGenerator.makeHTTPClient(connections: 12)
+        #expect(await LoadGenerator.get(http, String(url)))
+        let before = try Self.residentBytes(server.processIdentifier)
+        async let flood = LoadGenerator.run(connections: 8, duration: .seconds(3)) {
+            await LoadGenerator.post(http, String(url), LoadGenerator.BadPost.allCases.randomElement() ?? .malformed)
+        }
+        async let gets = LoadGenerator.run(connections: 2, duration: .seconds(3)) { await LoadGenerator.get(http, String(url)) }
+        let (bad, good) = await (flood, gets)
+        let after = try Self.residentBytes(server.processIdentifier)
+        try await http.shutdown()
+        print("flood: \(bad)\nGETs meanwhile: \(good)\nserver RSS \(before / 1_048_576) MiB → \(after / 1_048_576) MiB")
+        #expect(bad.failures == 0)
+        #expect(bad.requests > 0)
+        #expect(good.failures == 0)
+        #expect(good.requests > 0)
+        // Each bad POST is refused within 64 KiB; thousands of them must not add up.
+        #expect(after - before < 64 * 1_048_576)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import JunkModel
+import JunkServer
+import Testing
+import Vetted
+
+/// The server's routes, through Hummingbird's router test client (no sockets).
+@Suite struct ServerRouteTests {
+    let service: ListingsService
+
+    init() throws {
+        service = try ListingsService(store: try ListingsStore(), identity: ServerIdentity(signingKey: .generate(.ed25519)))
+    }
+
+    var app: some ApplicationProtocol { Application(router: service.router()) }
+
+    static func header(_ name: String) throws -> HTTPField.Name { try #require(HTTPField.Name(name)) }
+
+    static func encoded(_ listing: Listing) throws -> ByteBuffer {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return ByteBuffer(bytes: try encoder.encode(listing))
+    }
+
+    static let newListing = Listing(
+        id: 42, name: "Record player", description: "Belt drive, new stylus.", price: "60.00", sold: false,
+        url: "https://example.com/listings/42", tags: [.music, .vintage], created: Date(timeIntervalSince1970: 1_530_000_000),
+        lastUpdated: Date(timeIntervalSince1970: 1_530_000_000))
+
+    @Test func getListingsIsTheTalksShapeDigestedAndSigned() async throws {
+        let key = service.identity.publicKey
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/listings", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = Array(response.body.readableBytesView)
+                // The talk's shape, exactly these keys, price as a string.
+                let first = try #require(try JSONParser().parse(body).arrayValue?.first?.objectValue)
+                #expect(Set(first.keys) == ["id", "name", "description", "price", "sold", "url", "tags", "created", "last_updated"])
+                #expect(first["price"] == "120.00")
+                #expect(first["created"] == "2018-05-01T10:39:04Z")
+                // Digest and signature over the body.
+                let digest = try #require(response.headers[try Self.header(ListingsAPI.digestHeader)])
+                #expect(digest == ListingsAPI.digestHeaderValue(base64: Data(DigestAlgorithm.sha256.digest(of: body)).base64EncodedString()))
+                let signature = try DetachedSignature(base64: try #require(response.headers[try Self.header(ListingsAPI.signatureHeader)]))
+                #expect(try signature.verify(body, trusting: TrustedKeys([key])) == key.keyID)
+                let decoder = VettedJSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                #expect(try decoder.decode([Listing].self, from: body) == Listing.samples)
+            }
+        }
+    }
+
+    @Test func getListingsFiltersByTagAndRefusesUnknownTags() async throws {
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/listings?tag=music", method: .get) { response in
+                let decoder = VettedJSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                let listings = try decoder.decode([Listing].self, from: Array(response.body.readableBytesView))
+                #expect(listings.map(\.id) == [1, 2])
+            }
+            try await client.execute(uri: "/listings?tag=guitars", method: .get) { response in
+                #expect(response.status == .badRequest)
+                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                #expect(report.errors.map(\.code) == ["unknownTag"])
+            }
+        }
+    }
+
+    @Test func postAddsAValidListingOnceThenRefusesItsId() async throws {
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/listings", method: .post, body: try Self.encoded(Self.newListing)) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: "/listings", method: .post, body: try Self.encoded(Self.newListing)) { response in
+                #expect(response.status == .conflict)
+                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                #expect(report.errors == [Problem(path: "$.id", code: "idInUse", message: "a listing with this id exists")])
+            }
+            try await client.execute(uri: "/listings?tag=vintage", method: .get) { response in
+                let decoder = VettedJSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                let listings = try decoder.decode([Listing].self, from: Array(response.body.readableBytesView))
+                #expect(listings.map(\.id) == [1, 3, 6, 42])
+            }
+        }
+    }
+
+    @Test func postInvalidListsEveryErrorByPathAndCodeWithoutEchoingThePayload() async throws {
+        let marker = "SECRET-PAYLOAD-MARKER"
+        let body = """
+            {"id":-5,"name":"","description":"\(marker)","price":"12.345","sold":false,"url":"https://\(marker).test/x",\
+            "tags":["music"],"created":"2018-05-02T00:00:00Z","last_updated":"2018-05-01T00:00:00Z"}
+            """
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/listings", method: .post, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .badRequest)
+                let text = String(buffer: response.body)
+                #expect(!text.contains(marker))
+                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                #expect(report.errors.map { "\($0.path) \($0.code)" } == [
+                    "$.id outOfRange", "$.name empty", "$.price patternMismatch", "$.url hostNotAllowed", "$.last_updated relationViolated",
+                ])
+                #expect(report.errors.allSatisfy { $0.stage == .primitive })
+            }
+        }
+    }
+
+    @Test func postMalformedJSONIsAFormatErrorWithItsLocation() async throws {
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/listings", method: .post, body: ByteBuffer(string: "{\"id\": 1,,}")) { response in
+                #expect(response.status == .badRequest)
+                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                let problem = try #require(report.errors.first)
+                #expect(report.errors.count == 1)
+                #expect(problem.stage == .format)
+                #expect(problem.code == "expectedKey")
+                #expect(problem.message.hasSuffix("(line 1, column 10)"))
+            }
+        }
+    }
+
+    @Test func postOverTheLimitIs413FromContentLength() async throws {
+        let body = ByteBuffer(repeating: UInt8(ascii: " "), count: ListingsAPI.maximumPostBytes + 1)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/listings", method: .post, body: body) { response in
+                #expect(response.status == .contentTooLarge)
+                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                #expect(report.errors.map(\.code) == ["inputSizeLimitExceeded"])
+            }
+        }
+    }
+}
