@@ -40,8 +40,17 @@ extension ResponsePolicy: ExpressibleByArgument {}
 
 /// Prints what failed, stage and path first; exits 1.
 func reject(_ error: any Error, terminal: Terminal) -> ExitCode {
-    let problems = (error as? ListingsRejected)?.problems ?? Problem.all(in: error)
-    FileHandle.standardError.write(Data("rejected:\n\(terminal.problems(problems, limit: 20))\n".utf8))
+    let report: String
+    switch error {
+    case let rejected as ListingsRejected:
+        report = "rejected:\n" + terminal.problems(rejected.problems, limit: 20)
+    case is VettedError, is DecodingError, is ValidationErrors:
+        report = "rejected:\n" + terminal.problems(Problem.all(in: error), limit: 20)
+    default:
+        // The network or the file system: nothing came from the data, so say what failed.
+        report = "could not reach the server or read the data: \(error)"
+    }
+    FileHandle.standardError.write(Data((report + "\n").utf8))
     return ExitCode(1)
 }
 

@@ -1,0 +1,55 @@
+import Foundation
+import JunkServer
+import Testing
+
+/// `junk listings`, `buy` and `history` as a user runs them, against a live server.
+@Suite struct CommandTests {
+    @Test func listingsBuyAndHistoryFromTheCommandLine() async throws {
+        let folder = try temporaryFolder("commands")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("server")
+        let server = try await ListingsServer.start(try ListingsServer.prepare(dataDirectory: data))
+        let junk = executable("junk")
+        let key = data.appendingPathComponent(ServerIdentity.publicKeyFile).path
+        let history = folder.appendingPathComponent("history").path
+        let common = ["--server", server.baseURL, "--server-key", key]
+
+        let listings = try run(junk, ["listings"] + common)
+        #expect(listings.status == 0)
+        #expect(listings.stdout.contains("Guitar"))
+        #expect(!listings.stdout.contains("\u{1B}["))  // not a terminal: no colour
+        let music = try run(junk, ["listings", "--tag", "music", "--policy", "skip-invalid-tags"] + common)
+        #expect(music.stdout.split(separator: "\n").count == 3)  // header and two listings
+        let unknownTag = try run(junk, ["listings", "--tag", "guitars"] + common)
+        #expect(unknownTag.status == 64)
+
+        let bought = try run(junk, ["buy", "1", "--history", history] + common)
+        #expect(bought.status == 0)
+        #expect(bought.stdout.hasPrefix("bought \"Guitar\" for 120.00"))
+        let shown = try run(junk, ["history", "--history", history])
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("#1  Guitar"))
+
+        // A wrong pinned key: rejected at the raw stage, exit 1.
+        let otherKey = folder.appendingPathComponent("other")
+        _ = try ListingsServer.prepare(dataDirectory: otherKey)
+        let forged = try run(junk, ["listings", "--server", server.baseURL, "--server-key", otherKey.appendingPathComponent("server.pub").path])
+        #expect(forged.status == 1)
+        #expect(forged.stderr.contains("raw stage · $ · signatureMismatch"))
+        await server.stop()
+
+        // No server at all: a clear message, exit 1.
+        let down = try run(junk, ["listings"] + common)
+        #expect(down.status == 1)
+        #expect(down.stderr.contains("could not reach"))
+
+        // A tampered history file: reported, quarantined, exit 1; the next run is clean.
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: history).first)
+        try Data("tampered".utf8).write(to: URL(fileURLWithPath: history).appendingPathComponent(file))
+        let tampered = try run(junk, ["history", "--history", history])
+        #expect(tampered.status == 1)
+        #expect(tampered.stdout.contains("quarantined \(file)"))
+        #expect(tampered.stdout.contains("raw stage · $ · truncated"))
+        #expect(try run(junk, ["history", "--history", history]).stdout == "no purchases\n")
+    }
+}
