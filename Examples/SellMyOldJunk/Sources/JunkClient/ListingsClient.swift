@@ -42,14 +42,19 @@ public struct ListingsClient: Sendable {
     /// The raw stage of a GET: status, declared length, digest, signature.
     public func fetchVerified(path: String) async throws -> VerifiedBytes {
         let response = try await http.execute(HTTPClientRequest(url: baseURL + path), timeout: timeout)
+        guard response.status == .ok else {
+            throw ListingsRejected([Problem(stage: .raw, path: "$", code: "httpStatus", message: "the server answered \(response.status.code)")])
+        }
+        return try await verify(response, maximumBytes: maximumResponseBytes)
+    }
+
+    /// Length, digest and signature of any response of the server.
+    func verify(_ response: HTTPClientResponse, maximumBytes: Int) async throws -> VerifiedBytes {
         func rejected(_ code: String, _ message: String) -> ListingsRejected {
             ListingsRejected([Problem(stage: .raw, path: "$", code: code, message: message)])
         }
-        guard response.status == .ok else {
-            throw rejected("httpStatus", "the server answered \(response.status.code)")
-        }
-        if let declared = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), declared > maximumResponseBytes {
-            throw rejected("inputSizeLimitExceeded", "the response is \(declared) bytes; the limit is \(maximumResponseBytes)")
+        if let declared = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), declared > maximumBytes {
+            throw rejected("inputSizeLimitExceeded", "the response is \(declared) bytes; the limit is \(maximumBytes)")
         }
         guard let digestHeader = response.headers.first(name: ListingsAPI.digestHeader),
             let digestBase64 = ListingsAPI.sha256(fromDigestHeader: digestHeader)
@@ -59,7 +64,7 @@ public struct ListingsClient: Sendable {
         }
         do {
             let policy = GatePolicy(
-                maxBytes: maximumResponseBytes, digest: try ExpectedDigest(.sha256, base64: digestBase64),
+                maxBytes: maximumBytes, digest: try ExpectedDigest(.sha256, base64: digestBase64),
                 signature: .detached(try DetachedSignature(base64: signatureHeader), trusting: trustedKeys))
             return try await Gate.admit(response.body.map(\.readableBytesView), policy: policy)
         } catch let error as VettedError {
@@ -74,15 +79,21 @@ public struct ListingsClient: Sendable {
         return try await post(body: Array(try encoder.encode(listing)))
     }
 
-    /// `POST /listings` with any body (the load test's malformed and oversize floods use this).
+    /// `POST /listings` with any body. The answer is verified like any
+    /// response (size, digest, signature) before its problem report is read.
     public func post(body: [UInt8]) async throws -> (status: Int, problems: [Problem]) {
         var request = HTTPClientRequest(url: baseURL + "/listings")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await http.execute(request, timeout: timeout)
-        let bytes = try await BoundedReader.read(response.body.map(\.readableBytesView), maxBytes: 256 * 1024)
-        let report = try? VettedJSONDecoder().decode(ProblemReport.self, from: bytes)
-        return (Int(response.status.code), report?.errors ?? [])
+        let verified = try await verify(response, maximumBytes: 256 * 1024)
+        do {
+            let decoder = VettedJSONDecoder()
+            decoder.limits = Limits(maxInputBytes: 256 * 1024, maxDepth: 4)
+            return (Int(response.status.code), try decoder.decode(ProblemReport.self, from: verified.bytes).errors)
+        } catch {
+            throw ListingsRejected(Problem.all(in: error, direct: .format))
+        }
     }
 }

@@ -7,8 +7,10 @@ import Vetted
 
 /// The routes of the listings server.
 ///
-/// - `GET /listings[?tag=TAG]`: the listings as the talk's JSON, with a
-///   SHA-256 `Content-Digest` and an Ed25519 `Vetted-Signature` of the body.
+/// Every response carries a SHA-256 `Content-Digest` and an Ed25519
+/// `Vetted-Signature` of its body (error reports too).
+///
+/// - `GET /listings[?tag=TAG]`: the listings as the talk's JSON.
 ///   The server decodes its own body with the talk's rules before it signs it:
 ///   it never signs a listing the client would refuse.
 /// - `POST /listings`: one listing, checked with the same rules as the client.
@@ -96,11 +98,7 @@ public final class ListingsService: Sendable {
             tag = known
         }
         do {
-            let signed = try signedListings(tagged: tag)
-            var headers: HTTPFields = [.contentType: "application/json"]
-            headers[names.digest] = ListingsAPI.digestHeaderValue(base64: signed.digestBase64)
-            headers[names.signature] = signed.signatureBase64
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: signed.body)))
+            return response(.ok, try signedListings(tagged: tag))
         } catch {
             return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listings could not be read")])
         }
@@ -128,16 +126,28 @@ public final class ListingsService: Sendable {
             return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listing could not be saved")])
         }
         cache.withLock { $0.removeAll() }
-        return Response(status: .created, headers: [.location: "/listings"])
+        return problems(.created, [])
     }
 
     private func tooLarge(_ limit: Int) -> Response {
         problems(.contentTooLarge, [Problem(path: "$", code: "inputSizeLimitExceeded", message: "the body is over \(limit) bytes")])
     }
 
+    /// A problem report (empty for 201), signed like every response.
     private func problems(_ status: HTTPResponse.Status, _ problems: [Problem]) -> Response {
-        let body = (try? Self.encoder.encode(ProblemReport(errors: problems))) ?? Data()
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        let body = (try? Self.encoder.encode(ProblemReport(errors: problems))).map { Array($0) } ?? Array("{\"errors\":[]}".utf8)
+        guard let signed = try? sign(body) else {
+            return Response(status: .internalServerError, headers: [.contentType: "application/json"])
+        }
+        return response(status, signed)
+    }
+
+    /// Every response carries the SHA-256 and the signature of its body.
+    private func response(_ status: HTTPResponse.Status, _ signed: SignedBody) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        headers[names.digest] = ListingsAPI.digestHeaderValue(base64: signed.digestBase64)
+        headers[names.signature] = signed.signatureBase64
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: signed.body)))
     }
 
     static let encoder: JSONEncoder = {

@@ -127,6 +127,10 @@ import Vetted
         try await app.test(.router) { client in
             try await client.execute(uri: "/listings", method: .post, body: body) { response in
                 #expect(response.status == .contentTooLarge)
+                // Error answers are signed too.
+                let bytes = Array(response.body.readableBytesView)
+                let signature = try DetachedSignature(base64: try #require(response.headers[try Self.header(ListingsAPI.signatureHeader)]))
+                #expect(try signature.verify(bytes, trusting: TrustedKeys([service.identity.publicKey])) == service.identity.publicKey.keyID)
                 let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
                 #expect(report.errors.map(\.code) == ["inputSizeLimitExceeded"])
             }
