@@ -9,7 +9,7 @@ public enum ListingsCorpus {
     /// A JSON array of listings of at least `bytes` bytes (one listing per
     /// line); the same `seed` always gives the same bytes.
     public static func generate(bytes target: Int, seed: UInt64 = 1) -> [UInt8] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var output: [UInt8] = Array("[\n".utf8)
         output.reserveCapacity(target + 1024)
         var id = 1
@@ -35,7 +35,7 @@ public enum ListingsCorpus {
     /// The talk's tag set, so every listing satisfies its `Listing` rules.
     static let tags = ["music", "electric", "acoustic", "vintage", "books", "tools", "garden", "kids"]
 
-    static func listing(id: Int, random: inout SplitMix64) -> String {
+    static func listing(id: Int, random: inout SeededGenerator) -> String {
         let name = things[random.below(things.count)] + " " + adjectives[random.below(adjectives.count)]
         var description = ""
         for index in 0..<(1 + random.below(4)) {
@@ -57,18 +57,4 @@ public enum ListingsCorpus {
     static func iso8601(_ seconds: Int) -> String {
         (try? PlistWriter.xmlDateText(Date(timeIntervalSince1970: Double(seconds)))) ?? "1970-01-01T00:00:00Z"
     }
-}
-
-/// SplitMix64: small, fast and reproducible everywhere.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,7 +1,7 @@
-import Foundation
-import JunkClient
+public import Foundation
+public import JunkClient
 public import JunkModel
-import JunkServer
+public import JunkServer
 import Vetted
 import AsyncHTTPClient
 #if canImport(Glibc)
@@ -39,6 +39,11 @@ public struct Terminal: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// The listings a lenient client skipped, each with its problems.
+    public func skipped(_ skipped: [CheckedListings.Skipped]) -> String {
+        skipped.map { yellow("skipped $[\($0.index)]:") + "\n" + problems($0.problems) }.joined(separator: "\n")
+    }
+
     public func problems(_ problems: [Problem], limit: Int = 5) -> String {
         var lines = problems.prefix(limit).map { "      \(red("✗")) \($0.stage) stage · \(bold($0.path)) · \($0.code): \($0.message)" }
         if problems.count > limit { lines.append("      … and \(problems.count - limit) more") }
@@ -54,28 +59,14 @@ extension String {
 public enum Demo {
     @discardableResult
     public static func run(terminal: Terminal = Terminal(), print: @Sendable (String) -> Void = { Swift.print($0) }) async throws -> [TamperOutcome] {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junk-demo-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let service = try ListingsServer.prepare(dataDirectory: root.appendingPathComponent("server"))
-        let server = try await ListingsServer.start(service)
-        let http = ListingsClient.makeHTTPClient()
-        do {
-            let outcomes = try await tour(server: server, http: http, root: root, terminal: terminal, print: print)
-            try await http.shutdown()
-            await server.stop()
-            return outcomes
-        } catch {
-            try? await http.shutdown()
-            await server.stop()
-            throw error
+        try await LiveServer.with { server, client, root in
+            try await tour(server: server, client: client, root: root, terminal: terminal, print: print)
         }
     }
 
     private static func tour(
-        server: RunningServer, http: HTTPClient, root: URL, terminal t: Terminal, print: @Sendable (String) -> Void
+        server: RunningServer, client: ListingsClient, root: URL, terminal t: Terminal, print: @Sendable (String) -> Void
     ) async throws -> [TamperOutcome] {
-        let keys = try TrustedKeys([server.service.identity.publicKey])
-        let client = ListingsClient(baseURL: server.baseURL, trustedKeys: keys, http: http)
         let history = PurchaseHistory(folder: root.appendingPathComponent("client/history"))
 
         print(t.bold("Sell My Old Junk — data you can trust"))
@@ -124,5 +115,28 @@ public enum Demo {
 
     private static func quarantinedCount(_ history: PurchaseHistory) throws -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: history.quarantine.path).count) ?? 0
+    }
+}
+
+/// A server in this process, on an ephemeral loopback port with a temporary
+/// data directory, and a client that pins its key: for the demo and the tests.
+public enum LiveServer {
+    /// Runs `body` with them; stops both and removes the directory afterwards.
+    public static func with<T>(_ body: (RunningServer, ListingsClient, _ root: URL) async throws -> T) async throws -> T {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("junk-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await ListingsServer.start(try ListingsServer.prepare(dataDirectory: root.appendingPathComponent("server")))
+        let http = ListingsClient.makeHTTPClient()
+        do {
+            let client = ListingsClient(baseURL: server.baseURL, trustedKeys: try TrustedKeys([server.service.identity.publicKey]), http: http)
+            let result = try await body(server, client, root)
+            try await http.shutdown()
+            await server.stop()
+            return result
+        } catch {
+            try? await http.shutdown()
+            await server.stop()
+            throw error
+        }
     }
 }

@@ -82,10 +82,7 @@ extension Junk {
             do {
                 let checked = try await server.client().listings(tagged: tagValue, policy: policy)
                 print(terminal.table(checked.listings))
-                for skipped in checked.skipped {
-                    print(terminal.yellow("skipped $[\(skipped.index)]:"))
-                    print(terminal.problems(skipped.problems))
-                }
+                if !checked.skipped.isEmpty { print(terminal.skipped(checked.skipped)) }
             } catch {
                 throw reject(error, terminal: terminal)
             }
@@ -104,10 +101,7 @@ extension Junk {
                 let verified = try Gate.admit(.file(path: file), policy: GatePolicy(maxBytes: ListingsAPI.maximumResponseBytes))
                 let checked = try ListingsChecker().check(verified.bytes, policy: policy, report: verified.report)
                 print("valid: \(checked.listings.count) listings" + (checked.skipped.isEmpty ? "" : "; skipped \(checked.skipped.count)"))
-                for skipped in checked.skipped {
-                    print(terminal.yellow("skipped $[\(skipped.index)]:"))
-                    print(terminal.problems(skipped.problems))
-                }
+                if !checked.skipped.isEmpty { print(terminal.skipped(checked.skipped)) }
             } catch {
                 throw reject(error, terminal: terminal)
             }
