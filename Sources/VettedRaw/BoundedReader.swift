@@ -89,25 +89,38 @@ public enum BoundedReader {
     static func read(
         from handle: FileHandle, maxBytes: Int, expectedSize: Int?, observe: (ArraySlice<UInt8>) -> Void
     ) throws(VettedError) -> [UInt8] {
-        let (cap, overflow) = maxBytes.addingReportingOverflow(1)
-        let limit = overflow ? maxBytes : cap
         var bytes: [UInt8] = []
         // The metadata size is at most maxBytes, checked: reserving it is bounded.
-        if let expectedSize { bytes.reserveCapacity(Swift.min(expectedSize, limit)) }
-        while bytes.count < limit {
+        if let expectedSize { bytes.reserveCapacity(Swift.min(expectedSize, maxBytes)) }
+        try forEachChunk(of: handle, maxBytes: maxBytes) { chunk in
+            let start = bytes.count
+            bytes.append(contentsOf: chunk)
+            observe(bytes[start...])
+        }
+        return bytes
+    }
+
+    /// Hands `body` each chunk `handle` delivers until its end, if they add up
+    /// to at most `maxBytes`: reads at most `maxBytes + 1` bytes, and the chunk
+    /// that passes the cap is refused before `body` sees it. The one read loop
+    /// behind bounded reads and streamed digests.
+    static func forEachChunk(of handle: FileHandle, maxBytes: Int, _ body: (Data) -> Void) throws(VettedError) {
+        let (cap, overflow) = maxBytes.addingReportingOverflow(1)
+        let limit = overflow ? maxBytes : cap
+        var total = 0
+        while total < limit {
             let chunk: Data?
             do {
-                chunk = try handle.read(upToCount: Swift.min(chunkSize, limit - bytes.count))
+                chunk = try handle.read(upToCount: Swift.min(chunkSize, limit - total))
             } catch {
                 throw unreadable("read failed")
             }
-            guard let chunk, !chunk.isEmpty else { break }
-            let start = bytes.count
-            bytes.append(contentsOf: chunk)
-            if bytes.count <= maxBytes { observe(bytes[start...]) }
+            guard let chunk, !chunk.isEmpty else { return }
+            let (sum, overflow) = total.addingReportingOverflow(chunk.count)
+            guard !overflow, sum <= maxBytes else { throw tooLarge(seen: "more than \(maxBytes)", maxBytes: maxBytes) }
+            total = sum
+            body(chunk)
         }
-        guard bytes.count <= maxBytes else { throw tooLarge(seen: "more than \(maxBytes)", maxBytes: maxBytes) }
-        return bytes
     }
 
     static func tooLarge(seen: String, maxBytes: Int) -> VettedError {

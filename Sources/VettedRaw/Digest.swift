@@ -36,22 +36,7 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
     /// chunk by chunk; refuses more than `maxBytes`.
     public func digest(of handle: FileHandle, maxBytes: Int = .max) throws(VettedError) -> [UInt8] {
         var hasher = StreamingDigest(self)
-        var total = 0
-        while true {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: BoundedReader.chunkSize)
-            } catch {
-                throw BoundedReader.unreadable("read failed")
-            }
-            guard let chunk, !chunk.isEmpty else { break }
-            let (sum, overflow) = total.addingReportingOverflow(chunk.count)
-            guard !overflow, sum <= maxBytes else {
-                throw BoundedReader.tooLarge(seen: "more than \(maxBytes)", maxBytes: maxBytes)
-            }
-            total = sum
-            hasher.update(chunk)
-        }
+        try BoundedReader.forEachChunk(of: handle, maxBytes: maxBytes) { hasher.update($0) }
         return hasher.finalize()
     }
 }
