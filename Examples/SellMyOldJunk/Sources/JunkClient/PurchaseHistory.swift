@@ -38,7 +38,8 @@ public struct PurchaseHistory: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let archive = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
         let bytes = Self.fileBytes(archive: Array(archive))
-        let stamp = Int(purchase.date.timeIntervalSince1970 * 1000)
+        // Milliseconds since 1970 sort the files by date; a date beyond Int's range (never a real one) gets 0.
+        let stamp = Int(exactly: (purchase.date.timeIntervalSince1970 * 1000).rounded(.down)) ?? 0
         let name = "\(stamp)-\(purchase.listing.id)-\(UUID().uuidString.prefix(8).lowercased()).\(Self.fileExtension)"
         let final = folder.appendingPathComponent(name)
         let temporary = folder.appendingPathComponent(".\(name).tmp")

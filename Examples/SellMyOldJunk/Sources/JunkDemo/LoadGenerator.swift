@@ -16,7 +16,8 @@ public enum LoadGenerator {
         public var requestsPerSecond: Double { seconds > 0 ? Double(requests) / seconds : 0 }
         public func percentile(_ p: Double) -> Double {
             guard !latencies.isEmpty else { return 0 }
-            let index = min(latencies.count - 1, max(0, Int((Double(latencies.count) * p).rounded(.up)) - 1))
+            let rank = Int(exactly: (Double(latencies.count) * min(max(p, 0), 1)).rounded(.up)) ?? latencies.count
+            let index = min(latencies.count - 1, max(0, rank - 1))
             return latencies[index]
         }
         public var description: String {

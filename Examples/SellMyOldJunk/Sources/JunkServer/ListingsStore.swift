@@ -77,13 +77,18 @@ public final class ListingsStore: Sendable {
             ])
     }
 
-    /// A row that does not make a valid listing (edited by hand, say) is an error, not a crash.
+    /// A row that does not make a valid listing (edited by hand, say) is an error, not a crash:
+    /// GRDB's throwing `decode` (its subscripts stop the process on a value of the wrong type).
     private static func listing(from row: Row) throws -> Listing {
-        guard let id = row["id"] as Int?, let name = row["name"] as String?, let description = row["description"] as String?,
-            let price = row["price"] as String?, let sold = row["sold"] as Bool?, let url = row["url"] as String?,
-            let tagList = row["tags"] as String?, let created = row["created"] as Double?,
-            let updated = row["last_updated"] as Double?
-        else { throw StoreError.malformedRow }
+        let id = try row.decode(Int.self, forColumn: "id")
+        let name = try row.decode(String.self, forColumn: "name")
+        let description = try row.decode(String.self, forColumn: "description")
+        let price = try row.decode(String.self, forColumn: "price")
+        let sold = try row.decode(Bool.self, forColumn: "sold")
+        let url = try row.decode(String.self, forColumn: "url")
+        let tagList = try row.decode(String.self, forColumn: "tags")
+        let created = try row.decode(Double.self, forColumn: "created")
+        let updated = try row.decode(Double.self, forColumn: "last_updated")
         var tags: [Listing.Tag] = []
         for raw in tagList.split(separator: ",") {
             guard let tag = Listing.Tag(rawValue: String(raw)) else { throw StoreError.malformedRow }

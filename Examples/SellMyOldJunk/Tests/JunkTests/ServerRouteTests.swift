@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -135,5 +136,28 @@ import Vetted
                 #expect(report.errors.map(\.code) == ["inputSizeLimitExceeded"])
             }
         }
+    }
+
+    @Test func aCorruptRowInTheDatabaseIsA500NotACrash() async throws {
+        let folder = try temporaryFolder("store")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("listings.sqlite").path
+        _ = try ListingsStore(path: path)
+        // Someone edits the database by hand: a text where a date should be, then a tag that does not exist.
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE listing SET created = 'yesterday' WHERE id = 3")
+        }
+        let broken = try ListingsService(store: try ListingsStore(path: path), identity: service.identity)
+        try await Application(router: broken.router()).test(.router) { client in
+            try await client.execute(uri: "/listings", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                #expect(report.errors.map(\.code) == ["storeUnavailable"])
+            }
+        }
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE listing SET created = 1525344000, tags = 'books,comics' WHERE id = 3")
+        }
+        #expect(throws: ListingsStore.StoreError.malformedRow) { try ListingsStore(path: path).listings() }
     }
 }
