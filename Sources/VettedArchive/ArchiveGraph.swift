@@ -45,23 +45,38 @@ public struct ArchiveGraph: Sendable {
     /// The class of object `index`, if it is a keyed object: its `$classname`
     /// and `$classes`. Structure only — no class is looked up anywhere.
     public func classInfo(ofObject index: Int) throws(VettedError) -> (name: String, classes: [String])? {
+        guard let uid = try classUID(ofObject: index) else { return nil }
+        let name = try className(ofClassAt: uid, object: index)
+        var classes: [String] = []
+        if case .dictionary(let info) = objects[uid], case .array(let names)? = info["$classes"] {
+            classes = names.compactMap(\.stringValue)  // all strings: checked by className(ofClassAt:object:)
+        }
+        return (name, classes)
+    }
+
+    /// The index of object `index`'s class dictionary (its `$class` UID, checked
+    /// to be in the archive), or nil when the object is not a keyed object.
+    func classUID(ofObject index: Int) throws(VettedError) -> Int? {
         guard objects.indices.contains(index), case .dictionary(let object) = objects[index] else { return nil }
         guard let reference = object["$class"] else { return nil }
         guard case .uid(let uid) = reference, uid > 0, uid < UInt64(objects.count) else {
             throw corrupted("object \(index): $class is not a UID of an object in the archive")
         }
-        guard case .dictionary(let info) = objects[Int(uid)], let name = info["$classname"]?.stringValue else {
+        return Int(uid)
+    }
+
+    /// The `$classname` of the class dictionary at `uid`, after checking that it
+    /// is one (and that `$classes`, when present, is an array of strings).
+    /// `object` names the object that refers to it, for the message.
+    func className(ofClassAt uid: Int, object index: Int) throws(VettedError) -> String {
+        guard objects.indices.contains(uid), case .dictionary(let info) = objects[uid], let name = info["$classname"]?.stringValue else {
             throw corrupted("object \(index): $class does not name a class dictionary with $classname")
         }
-        var classes: [String] = []
         if let chain = info["$classes"] {
             guard case .array(let names) = chain else { throw corrupted("object \(index): $classes is not an array") }
-            for name in names {
-                guard let name = name.stringValue else { throw corrupted("object \(index): $classes holds a non-string") }
-                classes.append(name)
-            }
+            guard names.allSatisfy({ $0.stringValue != nil }) else { throw corrupted("object \(index): $classes holds a non-string") }
         }
-        return (name, classes)
+        return name
     }
 
     /// Every class name the archive mentions, sorted, without instantiating anything.

@@ -49,6 +49,8 @@ public final class KeyedUnarchiver {
     private var levels: [Level]
     private var inProgress = Set<Int>()
     private var cache: [Int: Any] = [:]
+    /// Class names by the index of their class dictionary, each checked once.
+    private var classNames: [Int: String] = [:]
     private var decodedValues = 0
     private var registered: [String: any SecureCoding.Type] = [:]
 
@@ -328,11 +330,17 @@ public final class KeyedUnarchiver {
     private func keyedObject(_ index: Int, _ dictionary: PlistDictionary, allowed: [any SecureCoding.Type], at path: DocumentPath) -> Any? {
         let name: String
         do {
-            guard let info = try graph.classInfo(ofObject: index) else {
+            guard let uid = try graph.classUID(ofObject: index) else {
                 fail(.archiveCorrupted, "object \(index) is a dictionary without $class", at: path)
                 return nil
             }
-            name = info.name  // $classes is never consulted: it grants nothing
+            // $classes is never consulted: it grants nothing. A class dictionary is checked once.
+            if let known = classNames[uid] {
+                name = known
+            } else {
+                name = try graph.className(ofClassAt: uid, object: index)
+                classNames[uid] = name
+            }
         } catch {
             fail(error.code, error.message, at: path)
             return nil
