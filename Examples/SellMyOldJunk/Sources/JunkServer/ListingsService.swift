@@ -20,7 +20,9 @@ import Vetted
 public final class ListingsService: Sendable {
     public let store: ListingsStore
     public let identity: ServerIdentity
-    private let cache = Mutex<[String: SignedBody]>([:])
+    /// Signed bodies by tag, and a generation that every change bumps (a body
+    /// read before a change is never cached after it).
+    private let cache = Mutex<(generation: Int, bodies: [String: SignedBody])>((0, [:]))
     private let tamper = Mutex<TamperHook?>(nil)
     private let names: HeaderNames
 
@@ -53,11 +55,12 @@ public final class ListingsService: Sendable {
     public func setTamperHook(_ hook: TamperHook?) { tamper.withLock { $0 = hook } }
 
     /// The signed `GET /listings` body for `tag` (all listings when nil).
-    public func signedListings(tagged tag: Listing.Tag?) throws -> SignedBody {
+    public func signedListings(tagged tag: Listing.Tag?) async throws -> SignedBody {
         let hook = tamper.withLock { $0 }
         let cacheKey = tag?.rawValue ?? ""
-        if hook == nil, let cached = cache.withLock({ $0[cacheKey] }) { return cached }
-        var body = try Self.encoder.encode(try store.listings(tagged: tag)).map { $0 }
+        let (generation, cached) = cache.withLock { ($0.generation, $0.bodies[cacheKey]) }
+        if hook == nil, let cached { return cached }
+        var body = try Self.encoder.encode(try await store.listings(tagged: tag)).map { $0 }
         // Validate first: the server refuses to sign what its own rules reject.
         _ = try Self.decoder.decode([Listing].self, from: body)
         if let hook, hook.point == .beforeSigning { body = hook.transform(body) }
@@ -67,7 +70,9 @@ public final class ListingsService: Sendable {
             signed.body = hook.transform(body)
             signed.digestBase64 = Data(DigestAlgorithm.sha256.digest(of: signed.body)).base64EncodedString()
         }
-        if hook == nil { cache.withLock { $0[cacheKey] = signed } }
+        if hook == nil {
+            cache.withLock { if $0.generation == generation { $0.bodies[cacheKey] = signed } }
+        }
         return signed
     }
 
@@ -81,7 +86,7 @@ public final class ListingsService: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("listings") { request, _ -> Response in
-            self.getListings(request)
+            await self.getListings(request)
         }
         router.post("listings") { request, _ -> Response in
             await self.postListing(request)
@@ -89,7 +94,7 @@ public final class ListingsService: Sendable {
         return router
     }
 
-    private func getListings(_ request: Request) -> Response {
+    private func getListings(_ request: Request) async -> Response {
         var tag: Listing.Tag?
         if let raw = request.uri.queryParameters.get("tag") {
             guard let known = Listing.Tag(rawValue: raw) else {
@@ -98,7 +103,7 @@ public final class ListingsService: Sendable {
             tag = known
         }
         do {
-            return response(.ok, try signedListings(tagged: tag))
+            return response(.ok, try await signedListings(tagged: tag))
         } catch {
             return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listings could not be read")])
         }
@@ -119,13 +124,16 @@ public final class ListingsService: Sendable {
             return problems(.badRequest, Problem.all(in: error))
         }
         do {
-            guard try store.add(listing) else {
+            guard try await store.add(listing) else {
                 return problems(.conflict, [Problem(path: "$.id", code: "idInUse", message: "a listing with this id exists")])
             }
         } catch {
             return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listing could not be saved")])
         }
-        cache.withLock { $0.removeAll() }
+        cache.withLock {
+            $0.generation += 1
+            $0.bodies.removeAll()
+        }
         return problems(.created, [])
     }
 

@@ -7,7 +7,8 @@ public import JunkModel
 /// The database is created and seeded with ``Listing/samples`` on first run.
 /// Tags are stored as a comma-separated list of the enum's raw values; dates
 /// as seconds since 1970. Every listing read back is checked against the
-/// talk's rules before it is served: the database is input too.
+/// talk's rules before it is served: the database is input too. Reads and
+/// writes are GRDB's async ones: they never block the server's threads.
 public final class ListingsStore: Sendable {
     private let database: DatabaseQueue
 
@@ -43,8 +44,8 @@ public final class ListingsStore: Sendable {
     }
 
     /// Every listing, by id; only those tagged `tag` when one is given.
-    public func listings(tagged tag: Listing.Tag? = nil) throws -> [Listing] {
-        try database.read { db in
+    public func listings(tagged tag: Listing.Tag? = nil) async throws -> [Listing] {
+        try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM listing ORDER BY id").compactMap { row -> Listing? in
                 let listing = try Self.listing(from: row)
                 guard let tag else { return listing }
@@ -54,8 +55,8 @@ public final class ListingsStore: Sendable {
     }
 
     /// Adds `listing`; false when its id is taken.
-    public func add(_ listing: Listing) throws -> Bool {
-        try database.write { db in
+    public func add(_ listing: Listing) async throws -> Bool {
+        try await database.write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing WHERE id = ?", arguments: [listing.id]) == 0 else {
                 return false
             }

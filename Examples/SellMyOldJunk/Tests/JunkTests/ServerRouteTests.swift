@@ -158,6 +158,6 @@ import Vetted
         try await DatabaseQueue(path: path).write { db in
             try db.execute(sql: "UPDATE listing SET created = 1525344000, tags = 'books,comics' WHERE id = 3")
         }
-        #expect(throws: ListingsStore.StoreError.malformedRow) { try ListingsStore(path: path).listings() }
+        await #expect(throws: ListingsStore.StoreError.malformedRow) { try await ListingsStore(path: path).listings() }
     }
 }
