@@ -350,3 +350,39 @@ enum KeyFile {
         return (algorithm, keyID, Array(key))
     }
 }
+
+extension SigningKey {
+    /// Writes this key's file at `privateKeyPath` and, for a key pair, the
+    /// public key's file at `publicKeyPath` (an HMAC secret has no public half).
+    ///
+    /// Neither file may exist: keys are never overwritten (`keyFileExists`).
+    /// The private key's file is created with mode 0600 before the key is
+    /// written, and synced; the public key's is 0644.
+    public func writeKeyFiles(privateKeyPath: String, publicKeyPath: String) throws(VettedError) {
+        let paths = algorithm.isSymmetric ? [privateKeyPath] : [privateKeyPath, publicKeyPath]
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            throw VettedError(code: .keyFileExists, message: "\(path) exists; not overwriting it")
+        }
+        try Self.write(fileText, to: privateKeyPath, mode: 0o600)
+        if !algorithm.isSymmetric { try Self.write(verificationKey.fileText, to: publicKeyPath, mode: 0o644) }
+    }
+
+    /// Creates the file empty with `mode` first, then writes: key material never sits in a wider-open file.
+    private static func write(_ text: String, to path: String, mode: Int) throws(VettedError) {
+        let files = FileManager.default
+        do {
+            guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: mode]) else {
+                throw VettedError(code: .unwritableKeyFile, message: "cannot create \(path)")
+            }
+            try files.setAttributes([.posixPermissions: mode], ofItemAtPath: path)  // whatever the umask
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            try handle.write(contentsOf: Data(text.utf8))
+            try handle.synchronize()
+        } catch let error as VettedError {
+            throw error
+        } catch {
+            throw VettedError(code: .unwritableKeyFile, message: "cannot write \(path)")
+        }
+    }
+}

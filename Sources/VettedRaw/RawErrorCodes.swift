@@ -27,4 +27,8 @@ extension VettedError.Code {
     public static let signatureMismatch = Self("signatureMismatch")
     /// The signed payload length is not the length of the bytes.
     public static let payloadLengthMismatch = Self("payloadLengthMismatch")
+    /// A key file that is already there: keys are never overwritten.
+    public static let keyFileExists = Self("keyFileExists")
+    /// A key file that could not be created or written.
+    public static let unwritableKeyFile = Self("unwritableKeyFile")
 }

@@ -32,7 +32,7 @@ struct ArchiveCommand: ParsableCommand {
 
         func run() throws {
             let limits = limitOptions.limits
-            let diagnostics = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: format, quiet: false)
+            let diagnostics = Diagnostics(input: file, format: format, quiet: false)
             let bytes = try InputReader.admit(file, policy: GatePolicy(limits: limits), diagnostics: diagnostics).bytes
             let graph: ArchiveGraph
             do {

@@ -8,6 +8,16 @@ struct Diagnostics {
     let format: DiagnosticFormat
     let quiet: Bool
 
+    /// For the input named on the command line (`-` is standard input).
+    init(input file: String, format: DiagnosticFormat, quiet: Bool) {
+        self.fileName = Self.displayName(of: file)
+        self.format = format
+        self.quiet = quiet
+    }
+
+    /// How messages name an input: `<stdin>` for `-`.
+    static func displayName(of file: String) -> String { file == "-" ? "<stdin>" : file }
+
     func report(_ error: any Error) {
         guard !quiet else { return }
         guard let error = error as? VettedError else {

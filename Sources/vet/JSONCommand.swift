@@ -50,7 +50,7 @@ struct JSONCommand: ParsableCommand {
 
     func run() throws {
         let limits = limitOptions.limits
-        let diagnostics = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: format, quiet: quiet)
+        let diagnostics = Diagnostics(input: file, format: format, quiet: quiet)
         let policy = try gateOptions.policy(limits: limits)
         let bytes = try InputReader.admit(file, policy: policy, diagnostics: diagnostics).bytes
         let parser = JSONParser(

@@ -38,7 +38,7 @@ struct PlistCommand: ParsableCommand {
 
     func run() throws {
         let limits = limitOptions.limits
-        let reporter = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: diagnostics, quiet: quiet)
+        let reporter = Diagnostics(input: file, format: diagnostics, quiet: quiet)
         let bytes = try InputReader.admit(file, policy: GatePolicy(limits: limits), diagnostics: reporter).bytes
         do {
             let value = try PlistParser(limits: limits).parse(bytes)

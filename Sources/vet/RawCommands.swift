@@ -118,7 +118,7 @@ struct DigestCommand: ParsableCommand {
 
     func run() throws {
         for file in files {
-            let name = file == "-" ? "<stdin>" : file
+            let name = Diagnostics.displayName(of: file)
             let digest: [UInt8]
             do {
                 digest =
@@ -126,7 +126,7 @@ struct DigestCommand: ParsableCommand {
                     ? try algorithm.digest(of: .standardInput, maxBytes: maxBytes)
                     : try algorithm.digest(ofFile: file, maxBytes: maxBytes)
             } catch {
-                throw Diagnostics(fileName: name, format: .text, quiet: false).fail(error)
+                throw Diagnostics(input: file, format: .text, quiet: false).fail(error)
             }
             if let expect {
                 guard try expected(expect).matches(digest) else {
@@ -171,23 +171,12 @@ struct KeygenCommand: ParsableCommand {
         let key = SigningKey.generate(algorithm, keyID: id)
         let privatePath = output + ".key"
         let publicPath = output + ".pub"
-        for path in [privatePath] + (algorithm.isSymmetric ? [] : [publicPath]) where FileManager.default.fileExists(atPath: path) {
-            throw ValidationError("\(path) exists; not overwriting it")
+        do {
+            try key.writeKeyFiles(privateKeyPath: privatePath, publicKeyPath: publicPath)
+        } catch {
+            throw ValidationError(error.message)
         }
-        try Self.write(key.fileText, to: privatePath, mode: 0o600)
-        if !algorithm.isSymmetric { try Self.write(key.verificationKey.fileText, to: publicPath, mode: 0o644) }
         print("key id \(key.keyID) (\(algorithm)): \(privatePath)\(algorithm.isSymmetric ? " (secret: share it only with verifiers)" : ", \(publicPath)")")
-    }
-
-    /// Creates the file empty with `mode` first, then writes: key material never sits in a wider-open file.
-    static func write(_ text: String, to path: String, mode: Int) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: mode]) else {
-            throw ValidationError("cannot create \(path)")
-        }
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write \(path)") }
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data(text.utf8))
     }
 }
 
@@ -223,7 +212,7 @@ struct SignCommand: ParsableCommand {
         } catch let error as VettedError {
             throw ValidationError("the key file \(key): \(error.message)")
         }
-        let diagnostics = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: .text, quiet: false)
+        let diagnostics = Diagnostics(input: file, format: .text, quiet: false)
         let payload = try InputReader.admit(file, policy: GatePolicy(maxBytes: maxBytes), diagnostics: diagnostics).bytes
         let bytes: [UInt8]
         if envelope {
@@ -276,7 +265,7 @@ struct VerifyCommand: ParsableCommand {
             } else {
                 .envelope(trusting: trusted)
             }
-        let diagnostics = Diagnostics(fileName: file == "-" ? "<stdin>" : file, format: .text, quiet: false)
+        let diagnostics = Diagnostics(input: file, format: .text, quiet: false)
         let verified = try InputReader.admit(
             file, policy: GatePolicy(maxBytes: maxBytes, signature: signaturePolicy), diagnostics: diagnostics)
         if let extract {

@@ -203,6 +203,33 @@ private func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
         #expect(duplicate?.code == .duplicateKeyID)
     }
 
+    @Test func keyFilesAreWrittenOwnerOnlyAndNeverOverwritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vetted-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let privatePath = folder.appendingPathComponent("k.key").path
+        let publicPath = folder.appendingPathComponent("k.pub").path
+        let key = SigningKey.generate(.ed25519)
+        try key.writeKeyFiles(privateKeyPath: privatePath, publicKeyPath: publicPath)
+        #expect((try FileManager.default.attributesOfItem(atPath: privatePath)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: publicPath)[.posixPermissions] as? NSNumber)?.intValue == 0o644)
+        #expect(try SigningKey(fileText: String(contentsOfFile: privatePath, encoding: .utf8)).rawRepresentation == key.rawRepresentation)
+        let again = thrownError { () throws(VettedError) in
+            try SigningKey.generate(.ed25519).writeKeyFiles(privateKeyPath: privatePath, publicKeyPath: publicPath)
+        }
+        #expect(again?.code == .keyFileExists)
+        #expect(again?.message == "\(privatePath) exists; not overwriting it")
+        #expect(try SigningKey(fileText: String(contentsOfFile: privatePath, encoding: .utf8)).rawRepresentation == key.rawRepresentation)
+        let missingFolder = thrownError { () throws(VettedError) in
+            try key.writeKeyFiles(privateKeyPath: folder.appendingPathComponent("no/such.key").path, publicKeyPath: publicPath + "2")
+        }
+        #expect(missingFolder?.code == .unwritableKeyFile)
+        // An HMAC secret is one file: no public half is written.
+        let secretPath = folder.appendingPathComponent("s.key").path
+        try SigningKey.generate(.hmacSHA256).writeKeyFiles(privateKeyPath: secretPath, publicKeyPath: publicPath)
+        #expect(FileManager.default.fileExists(atPath: secretPath))
+    }
+
     @Test func keyFilesRoundTripAndMalformedOnesAreTypedErrors() throws {
         for key in try Self.keys() {
             let restored = try SigningKey(fileText: key.fileText)

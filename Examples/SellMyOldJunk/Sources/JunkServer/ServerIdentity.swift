@@ -27,15 +27,8 @@ public struct ServerIdentity: Sendable {
             return identity
         }
         let identity = ServerIdentity(signingKey: SigningKey.generate(.ed25519, keyID: try KeyID("junk-server-1")))
-        // Created with 0600 before the key is written; fails rather than overwrite.
-        guard files.createFile(atPath: privateURL.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: privateURL.path])
-        }
-        let handle = try FileHandle(forWritingTo: privateURL)
-        try handle.write(contentsOf: Data(identity.signingKey.fileText.utf8))
-        try handle.synchronize()
-        try handle.close()
-        try Data(identity.publicKey.fileText.utf8).write(to: publicURL, options: .atomic)
+        // server.key is created 0600 before the key is written; neither file is ever overwritten.
+        try identity.signingKey.writeKeyFiles(privateKeyPath: privateURL.path, publicKeyPath: publicURL.path)
         return identity
     }
 }
