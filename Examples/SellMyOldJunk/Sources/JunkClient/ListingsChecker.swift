@@ -35,20 +35,12 @@ public struct ListingsRejected: Error, Sendable, CustomStringConvertible {
 
 /// The primitive and structured stages for listings: parse, decode, the talk's rules.
 public struct ListingsChecker: Sendable {
-    /// Parser limits for a listings response: shallow, bounded.
-    public static let limits = Limits(maxInputBytes: ListingsAPI.maximumResponseBytes, maxDepth: 8)
     /// Most problems reported for one response.
     public static let maximumProblems = 100
 
     public init() {}
 
-    private static let decoder: VettedJSONDecoder = {
-        let decoder = VettedJSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        decoder.limits = limits
-        decoder.validationMode = .collect(upTo: maximumProblems)
-        return decoder
-    }()
+    private static let decoder = ListingsAPI.makeDecoder(maximumProblems: maximumProblems)
 
     /// Decodes and validates bytes that already passed the raw stage.
     public func check(_ bytes: [UInt8], policy: ResponsePolicy, report: GateReport? = nil) throws(ListingsRejected) -> CheckedListings {
@@ -67,13 +59,9 @@ public struct ListingsChecker: Sendable {
     private func lenient(_ bytes: [UInt8], report: GateReport?) throws(ListingsRejected) -> CheckedListings {
         let document: JSONValue
         do {
-            document = try JSONParser(limits: Self.limits).parse(bytes)
+            document = try JSONParser(limits: ListingsAPI.parserLimits).parse(bytes)
         } catch {
-            throw ListingsRejected(Problem.all(in: error, direct: .format).map { problem in
-                var problem = problem
-                problem.stage = .format
-                return problem
-            })
+            throw ListingsRejected(Problem.all(in: error, direct: .format))
         }
         guard case .array(let elements) = document else {
             throw ListingsRejected([Problem(path: "$", code: "typeMismatch", message: "expected an array of listings")])

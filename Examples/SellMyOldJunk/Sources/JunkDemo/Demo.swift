@@ -107,13 +107,13 @@ public enum Demo {
             }
         }
         let loaded = try history.load()
-        print("\n   history after the tour: \(loaded.entries.count) purchases load; quarantined so far: \(try quarantinedCount(history))")
+        print("\n   history after the tour: \(loaded.entries.count) purchases load; quarantined so far: \(quarantinedCount(history))")
         let failures = outcomes.filter { !$0.caughtAsExpected }
         print(failures.isEmpty ? t.green("\nEvery attack was caught at the stage meant to catch it.") : t.red("\n\(failures.count) attacks were not caught as expected."))
         return outcomes
     }
 
-    private static func quarantinedCount(_ history: PurchaseHistory) throws -> Int {
+    private static func quarantinedCount(_ history: PurchaseHistory) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: history.quarantine.path).count) ?? 0
     }
 }

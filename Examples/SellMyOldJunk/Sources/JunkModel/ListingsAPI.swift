@@ -1,4 +1,6 @@
 import Foundation
+public import VettedCore
+public import VettedJSON
 
 // What server and client agree on besides the model: paths, headers, limits.
 
@@ -11,6 +13,19 @@ public enum ListingsAPI {
     public static let maximumPostBytes = 64 * 1024
     /// The largest `GET /listings` response a client accepts by default.
     public static let maximumResponseBytes = 4 * 1024 * 1024
+
+    /// Parser limits for listings, on both sides: shallow documents, bounded size.
+    public static let parserLimits = Limits(maxInputBytes: maximumResponseBytes, maxDepth: 8)
+
+    /// The decoder server and client share: the talk's ISO 8601 dates, ``parserLimits``,
+    /// rule violations collected up to `maximumProblems`.
+    public static func makeDecoder(maximumProblems: Int = 100) -> VettedJSONDecoder {
+        let decoder = VettedJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.limits = parserLimits
+        decoder.validationMode = .collect(upTo: maximumProblems)
+        return decoder
+    }
 
     /// The header value for a SHA-256 digest given as base64.
     public static func digestHeaderValue(base64 digest: String) -> String { "sha-256=:\(digest):" }

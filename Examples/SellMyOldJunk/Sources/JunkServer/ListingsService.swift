@@ -117,7 +117,7 @@ public final class ListingsService: Sendable {
         let listing: Listing
         do {
             listing = try await Self.decoder.decode(
-                Listing.self, from: request.body.map(\.readableBytesView), policy: GatePolicy(maxBytes: limit, limits: Self.limits))
+                Listing.self, from: request.body.map(\.readableBytesView), policy: GatePolicy(maxBytes: limit, limits: ListingsAPI.parserLimits))
         } catch let error as VettedError where error.code == .inputSizeLimitExceeded {
             return tooLarge(limit)
         } catch {
@@ -165,15 +165,7 @@ public final class ListingsService: Sendable {
         return encoder
     }()
 
-    static let decoder: VettedJSONDecoder = {
-        let decoder = VettedJSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        decoder.limits = limits
-        return decoder
-    }()
-
-    /// A listing is shallow and small: tight parser limits.
-    static let limits = Limits(maxInputBytes: ListingsAPI.maximumResponseBytes, maxDepth: 8)
+    static let decoder = ListingsAPI.makeDecoder()
 }
 
 /// Header names, made once: `HTTPField.Name`'s initializer is failable.
