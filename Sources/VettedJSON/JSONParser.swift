@@ -71,7 +71,7 @@ public struct JSONParser: Sendable {
 
     /// Parses a whole document into a ``JSONValue``.
     public func parse(_ source: SourceText) throws(VettedError) -> JSONValue {
-        try run(source, buildValues: true).get() ?? .null
+        try run(source, mode: .values).get() ?? .null
     }
 
     public func parse(_ bytes: [UInt8]) throws(VettedError) -> JSONValue { try parse(SourceText(bytes)) }
@@ -83,19 +83,29 @@ public struct JSONParser: Sendable {
     /// Checks well-formedness, the options and the limits exactly as ``parse(_:)-(SourceText)``
     /// does, with the same errors, but builds no values: the fastest way to reject junk.
     public func validate(_ source: SourceText) throws(VettedError) {
-        _ = try run(source, buildValues: false).get()
+        _ = try run(source, mode: .validate).get()
     }
 
     public func validate(_ bytes: [UInt8]) throws(VettedError) { try validate(SourceText(bytes)) }
     public func validate(_ data: Data) throws(VettedError) { try validate(SourceText(data)) }
     public func validate(_ text: String) throws(VettedError) { try validate(SourceText(text)) }
 
-    private func run(_ source: SourceText, buildValues: Bool) -> Result<JSONValue?, VettedError> {
+    private func run(_ source: SourceText, mode: JSONReader.Mode) -> Result<JSONValue?, VettedError> {
         source.withScanner { scanner in
-            var reader = JSONReader(
-                scanner: scanner, source: source, limits: limits, options: options, buildValues: buildValues)
+            var reader = JSONReader(scanner: scanner, source: source, limits: limits, options: options, mode: mode)
             return Result { () throws(VettedError) -> JSONValue? in try reader.readDocument() }
         }
+    }
+
+    /// Parses a whole document into a ``JSONTape``, with the same checks and errors as ``parse(_:)-(SourceText)``.
+    func tape(_ source: SourceText) throws(VettedError) -> JSONTape {
+        try source.withScanner { scanner in
+            var reader = JSONReader(scanner: scanner, source: source, limits: limits, options: options, mode: .tape)
+            return Result { () throws(VettedError) -> JSONTape in
+                _ = try reader.readDocument()
+                return reader.tape
+            }
+        }.get()
     }
 }
 

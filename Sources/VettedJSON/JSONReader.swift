@@ -11,7 +11,11 @@ struct JSONReader {
     private let limits: Limits
     private let options: JSONParser.Options
     private let buildValues: Bool
+    /// Write a ``JSONTape`` (for the decoder) instead of values.
+    private let buildTape: Bool
     private let maxDepth: Int
+    /// The document as a tape (tape mode).
+    private(set) var tape = JSONTape(expectedBytes: 0)
 
     /// Open containers, innermost last.
     private var frames: [Frame] = []
@@ -38,6 +42,8 @@ struct JSONReader {
         let valueBase: Int
         let keyBase: Int
         let keyRefBase: Int
+        /// The container's entry in ``JSONReader/tape`` (tape mode).
+        let tapeIndex: Int
         /// Whether the current member's key has been read.
         var hasKey = false
         /// Whether ``JSONReader/keyIndexes`` holds an index for this frame.
@@ -88,13 +94,24 @@ struct JSONReader {
     /// Objects with more members than this get a hash index for duplicate checks.
     private static let linearKeySearchLimit = 16
 
-    init(scanner: ByteScanner, source: SourceText, limits: Limits, options: JSONParser.Options, buildValues: Bool) {
+    enum Mode {
+        /// Check only.
+        case validate
+        /// Build a ``JSONValue``.
+        case values
+        /// Build a ``JSONTape``.
+        case tape
+    }
+
+    init(scanner: ByteScanner, source: SourceText, limits: Limits, options: JSONParser.Options, mode: Mode) {
         self.scanner = scanner
         self.source = source
         self.limits = limits
         self.options = options
-        self.buildValues = buildValues
+        self.buildValues = mode == .values
+        self.buildTape = mode == .tape
         self.maxDepth = limits.effectiveMaxDepth
+        if buildTape { tape = JSONTape(expectedBytes: scanner.count) }
     }
 
     // MARK: Document
@@ -153,20 +170,25 @@ struct JSONReader {
             case UInt8(ascii: "\""):
                 let token = try scanString()
                 if buildValues { emit(.string(makeString(token))) }
+                if buildTape { appendToTape(.string, token) }
             case UInt8(ascii: "t"):
                 try readLiteral(Self.trueBytes, at: start)
                 if buildValues { emit(.bool(true)) }
+                if buildTape { tape.append(.true) }
             case UInt8(ascii: "f"):
                 try readLiteral(Self.falseBytes, at: start)
                 if buildValues { emit(.bool(false)) }
+                if buildTape { tape.append(.false) }
             case UInt8(ascii: "n"):
                 try readLiteral(Self.nullBytes, at: start)
                 if buildValues { emit(.null) }
+                if buildTape { tape.append(.null) }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let end = try scanNumber()
                 if buildValues {
                     emit(.number(JSONNumber(validatedLiteral: makeString(start..<end))))
                 }
+                if buildTape { tape.append(.number, first: start, payload: end) }
             default:
                 throw unexpected(at: start, expecting: "a value")
             }
@@ -218,7 +240,8 @@ struct JSONReader {
         frames.append(
             Frame(
                 isObject: isObject, start: offset, valueBase: values.count, keyBase: keys.count,
-                keyRefBase: keyRefs.count))
+                keyRefBase: keyRefs.count, tapeIndex: tape.entries.count))
+        if buildTape { tape.append(isObject ? .object : .array) }
         scanner.offset += 1
     }
 
@@ -242,6 +265,7 @@ struct JSONReader {
         guard scanner.current == UInt8(ascii: "\"") else { throw keyError(at: scanner.offset) }
         let token = try scanString()
         let key = Self.keyRef(scanner, for: token)
+        if buildTape { appendToTape(.key, token) }
         frames[top].hasKey = true
         try register(key, quote: token.quote, in: top)
         if buildValues { keys.append(makeString(token)) }
@@ -261,6 +285,7 @@ struct JSONReader {
 
     private mutating func closeArray() {
         let frame = frames.removeLast()
+        if buildTape { tape.close(frame.tapeIndex, kind: .array, count: frame.count, flags: 0) }
         guard buildValues else { return }
         if frame.valueBase == 0, frames.isEmpty {
             // The outermost array owns the whole stack: hand it over, no copy.
@@ -282,6 +307,10 @@ struct JSONReader {
             repeated = duplicates.filter { $0.depth == depth }.map { (later: $0.later, first: $0.first) }
             duplicates.removeAll { $0.depth == depth }
         }
+        if buildTape {
+            tape.close(
+                frame.tapeIndex, kind: .object, count: frame.count, flags: frame.hasDuplicates ? JSONTape.hasDuplicateKeys : 0)
+        }
         guard buildValues else { return }
         var objectKeys = shapes.keys(matching: keys[frame.keyBase...])
         keys.removeSubrange(frame.keyBase...)
@@ -299,6 +328,12 @@ struct JSONReader {
         emit(.object(JSONObject(keys: objectKeys, values: objectValues)))
     }
 
+    private mutating func appendToTape(_ kind: JSONTape.Kind, _ token: StringToken) {
+        tape.append(
+            kind, first: token.start, flags: token.hasEscapes || token.needsRepair ? JSONTape.needsDecoding : 0,
+            payload: token.end)
+    }
+
     // MARK: Keys
 
     private static func keyRef(_ scanner: ByteScanner, for token: StringToken) -> KeyRef {
@@ -314,7 +349,7 @@ struct JSONReader {
         return KeyRef(start: token.start, end: token.end, needsDecoding: true, length: bytes.count, prefix: prefix)
     }
 
-    private static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
+    static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
         guard needsDecoding else {
             var bytes: [UInt8] = []
             scanner.appendBytes(start..<end, to: &bytes)
@@ -535,7 +570,7 @@ struct JSONReader {
     }
 
     /// Unescapes already-validated string content into `output`.
-    private static func decodeContent(_ scanner: ByteScanner, start: Int, end: Int, into output: inout [UInt8]) {
+    static func decodeContent(_ scanner: ByteScanner, start: Int, end: Int, into output: inout [UInt8]) {
         var index = start
         while index < end {
             guard scanner.byte(at: index) == UInt8(ascii: "\\") else {

@@ -1,6 +1,6 @@
 // Foundation, not only FoundationEssentials: the `formatted` strategy takes a DateFormatter.
 public import Foundation
-public import VettedCore
+@_spi(Scanning) public import VettedCore
 import VettedRules
 
 /// Decodes `Decodable` values from JSON, with validation built in.
@@ -75,57 +75,60 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     /// Decodes `type` from JSON bytes.
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, from: try parse { () throws(VettedError) in try parser.parse(data) })
+        try decode(type, from: SourceText(data), parser: parser)
     }
 
     /// Decodes `type` from JSON bytes.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decode(type, from: try parse { () throws(VettedError) in try parser.parse(bytes) })
+        try decode(type, from: SourceText(bytes), parser: parser)
     }
-
 
     /// Decodes `type` from bytes parsed under `limits` instead of ``limits`` (the gate's policy
     /// passes its own). The decoder itself is not changed, so it can be shared.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: Limits) throws -> T {
-        let parser = JSONParser(limits: limits, options: .init(duplicateKeys: duplicateKeyPolicy))
-        return try decode(type, from: try parse { () throws(VettedError) in try parser.parse(bytes) })
+        try decode(type, from: SourceText(bytes), parser: JSONParser(limits: limits, options: .init(duplicateKeys: duplicateKeyPolicy)))
     }
 
-    /// Decodes `type` from a parsed value.
+    /// Decodes `type` from a parsed value (written out and read back: decoding
+    /// always reads a tape of the bytes; of a repeated key the first counts).
     open func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        let context = DecodingContext(
-            date: dateDecodingStrategy, data: dataDecodingStrategy, keys: keyDecodingStrategy,
-            floats: nonConformingFloatDecodingStrategy, userInfo: userInfo, mode: validationMode)
+        try decode(type, from: SourceText(JSONWriter().bytes(value)), parser: JSONParser(limits: .unlimited, options: .init(duplicateKeys: .keepFirst)))
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser) throws -> T {
+        // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
+        // with the located ``VettedError`` as `underlyingError`.
+        let tape: JSONTape
+        do {
+            tape = try parser.tape(source)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
+        }
+        let document = DecodingDocument(source: source, tape: tape, decoder: self, duplicateKeys: parser.options.duplicateKeys)
         let result: T
         do {
-            result = try JSONValueDecoder(value: value, codingPath: [], context: context).unwrap(type, codingPath: [])
+            result = try source.withScanner { scanner in
+                document.scanner = scanner
+                defer { document.scanner = nil }
+                return Result { try TapeDecoder(document: document, current: 0, path: []).unwrap(type) }
+            }.get()
         } catch let error as ValidationErrors {
             throw error
         } catch {
             // A structural failure: alone it is thrown as is (as JSONDecoder would);
             // after rule violations, together with them.
-            guard !context.violations.isEmpty else { throw error }
-            throw ValidationErrors(errors: context.violations, omitted: context.omitted, decodingFailure: error)
+            guard !document.violations.isEmpty else { throw error }
+            throw ValidationErrors(errors: document.violations, omitted: document.omitted, decodingFailure: error)
         }
-        if !context.violations.isEmpty {
-            throw ValidationErrors(errors: context.violations, omitted: context.omitted)
+        if !document.violations.isEmpty {
+            throw ValidationErrors(errors: document.violations, omitted: document.omitted)
         }
         return result
     }
 
     private var parser: JSONParser {
         JSONParser(limits: limits, options: .init(duplicateKeys: duplicateKeyPolicy))
-    }
-
-    /// Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
-    /// with the located ``VettedError`` as `underlyingError`.
-    private func parse(_ body: () throws(VettedError) -> JSONValue) throws -> JSONValue {
-        do {
-            return try body()
-        } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
-        }
     }
 }
 

@@ -13,6 +13,8 @@ public import VettedCore
 public struct LinearPattern: Sendable, Hashable {
     public let source: String
     private let program: [Instruction]
+    /// The same automaton as bit sets, for programs of up to 64 instructions.
+    private let small: SmallAutomaton?
 
     enum Instruction: Sendable, Hashable {
         case scalar(CharacterSet)
@@ -55,10 +57,12 @@ public struct LinearPattern: Sendable, Hashable {
         program.append(.match)
         self.source = source
         self.program = program
+        self.small = SmallAutomaton(program)
     }
 
     /// Whether the whole of `text` matches.
     public func matches(_ text: String) -> Bool {
+        if let small { return small.matches(text, program: program) }
         var current: [Int] = []
         var next: [Int] = []
         var marks = [Int](repeating: -1, count: program.count)
@@ -278,5 +282,76 @@ public struct LinearPattern: Sendable, Hashable {
             index += 1
             return set
         }
+    }
+}
+
+/// A Thompson automaton of at most 64 states run as bit sets: a step is a
+/// table lookup and a few OR operations, with no allocation.
+private struct SmallAutomaton: Sendable, Hashable {
+    /// For each state, the consuming states (and the match) reachable from it without input.
+    let closures: [UInt64]
+    /// For each ASCII byte, the consuming states whose set contains it.
+    let ascii: [UInt64]
+    let matchStates: UInt64
+
+    init?(_ program: [LinearPattern.Instruction]) {
+        guard program.count <= 64 else { return nil }
+        var closures: [UInt64] = []
+        for start in program.indices {
+            var mask: UInt64 = 0
+            var seen: UInt64 = 0
+            var stack = [start]
+            while let pc = stack.popLast() {
+                guard program.indices.contains(pc), seen & (1 << UInt64(pc)) == 0 else { continue }
+                seen |= 1 << UInt64(pc)
+                switch program[pc] {
+                case .jump(let target): stack.append(target)
+                case .split(let first, let second): stack.append(contentsOf: [second, first])
+                case .scalar, .match: mask |= 1 << UInt64(pc)
+                }
+            }
+            closures.append(mask)
+        }
+        var ascii = [UInt64](repeating: 0, count: 128)
+        var matchStates: UInt64 = 0
+        for (pc, instruction) in program.enumerated() {
+            switch instruction {
+            case .scalar(let set):
+                for byte in 0..<128 where set.contains(UInt32(byte)) { ascii[byte] |= 1 << UInt64(pc) }
+            case .match: matchStates |= 1 << UInt64(pc)
+            case .jump, .split: break
+            }
+        }
+        self.closures = closures
+        self.ascii = ascii
+        self.matchStates = matchStates
+    }
+
+    func matches(_ text: String, program: [LinearPattern.Instruction]) -> Bool {
+        guard let first = closures.first else { return false }
+        var current = first
+        for scalar in text.unicodeScalars {
+            var consuming: UInt64
+            if scalar.value < 128 {
+                consuming = current & ascii[Int(scalar.value)]
+            } else {
+                consuming = 0
+                var states = current
+                while states != 0 {
+                    let pc = states.trailingZeroBitCount
+                    states &= states &- 1
+                    if case .scalar(let set) = program[pc], set.contains(scalar.value) { consuming |= 1 << UInt64(pc) }
+                }
+            }
+            var next: UInt64 = 0
+            while consuming != 0 {
+                let pc = consuming.trailingZeroBitCount
+                consuming &= consuming &- 1
+                if pc + 1 < closures.count { next |= closures[pc + 1] }
+            }
+            current = next
+            if current == 0 { return false }
+        }
+        return current & matchStates != 0
     }
 }

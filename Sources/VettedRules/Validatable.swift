@@ -83,15 +83,57 @@ public enum ValidationBuilder {
 public struct FieldCheck: Sendable {
     public let key: String
     let body: @Sendable (Any) -> RuleViolation?
+    /// The rule itself when it checks a `String` or an `Int`: the decoder
+    /// calls it with the value, without boxing it in `Any` and casting back.
+    let stringRule: Rule<String>?
+    let intRule: Rule<Int>?
+
+    init(key: String, stringRule: Rule<String>? = nil, intRule: Rule<Int>? = nil, body: @escaping @Sendable (Any) -> RuleViolation?) {
+        self.key = key
+        self.body = body
+        self.stringRule = stringRule
+        self.intRule = intRule
+    }
 
     /// Checks `value` if it has the rule's type.
     public func check(_ value: Any) -> RuleViolation? { body(value) }
+
+    /// Checks a `String` value.
+    package func check(string value: String) -> RuleViolation? {
+        if let stringRule { return stringRule.check(value) }
+        return intRule == nil ? body(value) : nil
+    }
+
+    /// Checks an `Int` value.
+    package func check(int value: Int) -> RuleViolation? {
+        if let intRule { return intRule.check(value) }
+        return stringRule == nil ? body(value) : nil
+    }
 }
 
 /// `Field("name", Rule<String>.length(1...200))`
 public func Field<Value: SendableMetatype>(_ key: String, _ rule: Rule<Value>) -> FieldCheck {
-    FieldCheck(key: key) { value in (value as? Value).flatMap(rule.check) }
+    FieldCheck(key: key) { value in
+        guard let value = value as? Value else { return nil }
+        return rule.check(value)
+    }
 }
+
+/// `Field("name", Rule<String>.length(1...200))`, which the decoder runs without boxing the value.
+public func Field(_ key: String, _ rule: Rule<String>) -> FieldCheck {
+    FieldCheck(key: key, stringRule: rule) { value in (value as? String).flatMap(rule.check) }
+}
+
+/// `Field("id", Rule<Int>.range(1...100))`, which the decoder runs without boxing the value.
+public func Field(_ key: String, _ rule: Rule<Int>) -> FieldCheck {
+    FieldCheck(key: key, intRule: rule) { value in (value as? Int).flatMap(rule.check) }
+}
+
+/// `Field(CodingKeys.name, Rule<String>.length(1...200))`
+public func Field(_ key: some CodingKey, _ rule: Rule<String>) -> FieldCheck { Field(key.stringValue, rule) }
+
+/// `Field(CodingKeys.id, Rule<Int>.range(1...100))`
+public func Field(_ key: some CodingKey, _ rule: Rule<Int>) -> FieldCheck { Field(key.stringValue, rule) }
 
 /// `Field(CodingKeys.name, Rule<String>.length(1...200))`
 public func Field<Value: SendableMetatype>(_ key: some CodingKey, _ rule: Rule<Value>) -> FieldCheck {
@@ -104,11 +146,26 @@ public struct RelationCheck: Sendable {
     /// The field the violation is reported at.
     public let reportedKey: String
     let body: @Sendable ([String: Any]) -> RuleViolation?
+    /// The same check on the values of ``keys`` in order, when there are two:
+    /// the decoder calls it without building a dictionary.
+    package let pairBody: (@Sendable (Any, Any) -> RuleViolation?)?
 
     public init(keys: [String], reportedAt reportedKey: String, _ body: @escaping @Sendable ([String: Any]) -> RuleViolation?) {
         self.keys = keys
         self.reportedKey = reportedKey
         self.body = body
+        self.pairBody = nil
+    }
+
+    /// A relation of two fields, checked on their values in order.
+    package init(_ first: String, _ second: String, reportedAt reportedKey: String, _ pair: @escaping @Sendable (Any, Any) -> RuleViolation?) {
+        self.keys = [first, second]
+        self.reportedKey = reportedKey
+        self.body = { values in
+            guard let a = values[first], let b = values[second] else { return nil }
+            return pair(a, b)
+        }
+        self.pairBody = pair
     }
 
     /// The violation, or `nil` when the relation holds or a field is missing.
@@ -126,8 +183,8 @@ public func Relation<Value: SendableMetatype>(
     _ first: String, _ second: String, as type: Value.Type, _ code: VettedError.Code, _ message: String,
     _ holds: @escaping @Sendable (Value, Value) -> Bool
 ) -> RelationCheck {
-    RelationCheck(keys: [first, second], reportedAt: first) { values in
-        guard let a = values[first] as? Value, let b = values[second] as? Value else { return nil }
+    RelationCheck(first, second, reportedAt: first) { a, b in
+        guard let a = a as? Value, let b = b as? Value else { return nil }
         return holds(a, b) ? nil : RuleViolation(code, message)
     }
 }

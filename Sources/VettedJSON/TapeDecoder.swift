@@ -1,0 +1,859 @@
+import Foundation
+@_spi(Scanning) import VettedCore
+import VettedRules
+
+/// One `decode` call: the input, its tape, the options, the rule violations
+/// found so far, and caches shared by every decoder of the call.
+final class DecodingDocument {
+    let source: SourceText
+    /// The input, while ``VettedJSONDecoder`` decodes inside `SourceText.withScanner`;
+    /// `nil` (every read empty) before and after, so no decoder that outlived
+    /// the call could read freed bytes.
+    var scanner: ByteScanner?
+    let tape: [JSONTape.Entry]
+    let date: VettedJSONDecoder.DateDecodingStrategy
+    let data: VettedJSONDecoder.DataDecodingStrategy
+    let keys: VettedJSONDecoder.KeyDecodingStrategy
+    let floats: VettedJSONDecoder.NonConformingFloatDecodingStrategy
+    let userInfo: [CodingUserInfoKey: Any]
+    let mode: VettedJSONDecoder.ValidationMode
+    let duplicateKeys: JSONParser.DuplicateKeyPolicy
+    var violations: [VettedError] = []
+    var omitted = 0
+    /// The rules of each type met so far (`nil`: the type declares none).
+    private var rules: [ObjectIdentifier: TypeRules?] = [:]
+    /// Reused buffer for unescaping strings.
+    private var scratch: [UInt8] = []
+
+    init(source: SourceText, tape: JSONTape, decoder: VettedJSONDecoder, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
+        self.source = source
+        self.tape = tape.entries
+        self.date = decoder.dateDecodingStrategy
+        self.data = decoder.dataDecodingStrategy
+        self.keys = decoder.keyDecodingStrategy
+        self.floats = decoder.nonConformingFloatDecodingStrategy
+        self.userInfo = decoder.userInfo
+        self.mode = decoder.validationMode
+        self.duplicateKeys = duplicateKeys
+    }
+
+    /// Records a violation, or throws it at once in fail-fast mode.
+    func record(_ violation: RuleViolation, at codingPath: [any CodingKey]) throws {
+        let error = violation.error(at: DocumentPath(codingPath: codingPath))
+        switch mode {
+        case .failFast:
+            throw ValidationErrors(errors: [error], omitted: 0)
+        case .collect(let cap):
+            if violations.count < cap { violations.append(error) } else { omitted += 1 }
+        }
+    }
+
+    func rules<T>(for type: T.Type) -> TypeRules? {
+        let id = ObjectIdentifier(type)
+        if let known = rules[id] { return known }
+        let found = (type as? any Validatable.Type).map { TypeRules($0) }
+        rules[id] = found
+        return found
+    }
+
+    // MARK: Reading the input
+
+    /// The entry at `index`; a null entry outside the tape (never reached by a well-built tape).
+    @inline(__always)
+    func entry(_ index: Int) -> JSONTape.Entry {
+        index >= 0 && index < tape.count ? tape[index] : JSONTape.Entry(first: 0, second: 0)
+    }
+
+    /// The index after the value at `index` and everything it contains.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let entry = entry(index)
+        switch entry.kind {
+        case .array, .object: return Swift.max(entry.payload, index + 1)
+        default: return index + 1
+        }
+    }
+
+    /// The text of a string or key entry.
+    func string(_ entry: JSONTape.Entry) -> String {
+        let range = entry.first..<Swift.max(entry.first, entry.payload)
+        guard let scanner else { return "" }
+        guard entry.has(JSONTape.needsDecoding) else { return scanner.string(range) }
+        var buffer: [UInt8] = []
+        swap(&buffer, &scratch)
+        buffer.removeAll(keepingCapacity: true)
+        JSONReader.decodeContent(scanner, start: range.lowerBound, end: range.upperBound, into: &buffer)
+        let string = String(decoding: buffer, as: UTF8.self)
+        swap(&buffer, &scratch)
+        return string
+    }
+
+    /// Whether the key entry spells `key`.
+    @inline(__always)
+    func keyEquals(_ entry: JSONTape.Entry, _ key: String) -> Bool {
+        let start = entry.first
+        if entry.has(JSONTape.needsDecoding) { return string(entry) == key }
+        let utf8 = key.utf8.span
+        guard entry.payload - start == utf8.count, let scanner else { return false }
+        for index in 0..<utf8.count where scanner.byte(at: start + index) != utf8[index] { return false }
+        return true
+    }
+
+    /// The literal of a number entry.
+    func literal(_ entry: JSONTape.Entry) -> String {
+        scanner?.string(entry.first..<Swift.max(entry.first, entry.payload)) ?? ""
+    }
+
+    /// A number entry as `I` when it is a plain integer literal of up to 18
+    /// digits (no fraction, no exponent); `nil` sends it to ``JSONNumber``.
+    @inline(__always)
+    func smallInteger(_ entry: JSONTape.Entry) -> Int64? {
+        let start = entry.first
+        let end = entry.payload
+        guard end - start <= 18, end > start, let scanner else { return nil }
+        var index = start
+        let negative = scanner.byte(at: index) == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < end else { return nil }
+        var value: Int64 = 0
+        while index < end {
+            let digit = scanner.byte(at: index) &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        return negative ? 0 &- value : value
+    }
+
+    /// An ISO 8601 date from a string entry without escapes.
+    func iso8601Date(_ entry: JSONTape.Entry) -> Date? {
+        guard !entry.has(JSONTape.needsDecoding) else { return ISO8601.date(from: string(entry)) }
+        let start = entry.first
+        let count = entry.payload - start
+        guard let scanner else { return nil }
+        return ISO8601.date(count: count) { scanner.byte(at: start + $0) }
+    }
+
+    /// The value at `index` as a ``JSONValue`` (for `JSONValue` fields).
+    /// Recursion is bounded by the parser's depth limit.
+    func jsonValue(at index: Int) -> JSONValue {
+        let entry = entry(index)
+        switch entry.kind {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .number: return .number(JSONNumber(validatedLiteral: literal(entry)))
+        case .string, .key: return .string(string(entry))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(entry.first)
+            var position = index + 1
+            while position < entry.payload {
+                elements.append(jsonValue(at: position))
+                position = next(after: position)
+            }
+            return .array(elements)
+        case .object:
+            var object = JSONObject()
+            var position = index + 1
+            while position + 1 < entry.payload {
+                let key = string(self.entry(position))
+                let value = jsonValue(at: position + 1)
+                if object[key] == nil || duplicateKeys == .keepLast { object[key] = value }
+                position = next(after: position + 1)
+            }
+            return .object(object)
+        }
+    }
+}
+
+/// The rules of one `Validatable` type, as the decoder looks them up.
+final class TypeRules {
+    let fieldKeys: [String]
+    let fieldChecks: [[FieldCheck]]
+    let relations: [RelationCheck]
+    /// Keys some relation needs; their decoded values are kept while the type decodes.
+    let relationKeys: [String]
+    /// For each relation, the positions of its keys in ``relationKeys``.
+    let relationSlots: [[Int]]
+
+    init<V: Validatable>(_ type: V.Type) {
+        let validation = V.validation
+        fieldKeys = validation.fieldKeys
+        fieldChecks = validation.fieldChecks
+        relations = validation.relations
+        relationKeys = validation.relationKeyList
+        relationSlots = validation.relations.map { relation in
+            relation.keys.compactMap { validation.relationKeyList.firstIndex(of: $0) }
+        }
+    }
+}
+
+/// The rules of the value being decoded, and where its relation values live.
+struct ActiveRules {
+    let rules: TypeRules
+    /// First slot of this value's relation values in ``TapeDecoder/relationValues``.
+    let base: Int
+}
+
+/// A coding-path component.
+enum PathComponent {
+    case key(any CodingKey)
+    case index(Int)
+
+    var codingKey: any CodingKey {
+        switch self {
+        case .key(let key): key
+        case .index(let index): PathKey(intValue: index)
+        }
+    }
+}
+
+/// Where a container's coding path comes from: the decoder's path stack up
+/// to a depth (containers made in `init(from:)`, the usual case), or a copy
+/// (nested containers, which may be used after their parent moved on).
+enum PathBase {
+    case depth(Int)
+    case snapshot([PathComponent])
+}
+
+/// Decodes by walking the tape: one object per `decode` call (plus one per
+/// super decoder), whose current value and coding path move as `init(from:)`
+/// implementations ask for nested values.
+final class TapeDecoder: Decoder, SingleValueDecodingContainer {
+    let document: DecodingDocument
+    /// The tape index of the value being decoded.
+    var current: Int
+    var path: [PathComponent]
+    /// The rules of the type whose `init(from:)` runs now, for its keyed container.
+    var active: ActiveRules?
+    /// Values of relation fields, per active Validatable value (a stack).
+    var relationValues: [Any?] = []
+    /// Where the last key lookup ended: the next lookup in the same object starts there,
+    /// so keys asked for in document order are found at once.
+    var lastObject = -1
+    var lastNext = 0
+
+    init(document: DecodingDocument, current: Int, path: [PathComponent]) {
+        self.document = document
+        self.current = current
+        self.path = path
+    }
+
+    var codingPath: [any CodingKey] { path.map(\.codingKey) }
+    var userInfo: [CodingUserInfoKey: Any] { document.userInfo }
+
+    func codingPath(_ base: PathBase) -> [any CodingKey] {
+        switch base {
+        case .depth(let depth): path.prefix(depth).map(\.codingKey)
+        case .snapshot(let components): components.map(\.codingKey)
+        }
+    }
+
+    func components(_ base: PathBase) -> [PathComponent] {
+        switch base {
+        case .depth(let depth): Array(path.prefix(depth))
+        case .snapshot(let components): components
+        }
+    }
+
+    // MARK: Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let entry = document.entry(current)
+        guard entry.kind == .object else {
+            throw mismatch([String: Any].self, entry, codingPath, expected: "Expected to decode Dictionary<String, Any> but found \(Self.describe(entry)) instead.")
+        }
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, base: .depth(path.count), active: active))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let entry = document.entry(current)
+        guard entry.kind == .array else {
+            throw mismatch([Any].self, entry, codingPath, expected: "Expected to decode Array<Any> but found \(Self.describe(entry)) instead.")
+        }
+        return TapeUnkeyedContainer(decoder: self, array: current, base: .depth(path.count))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: Moving
+
+    /// Decodes the value at `index`, one `component` below `base`.
+    @inline(__always)
+    func child<T>(at index: Int, base: PathBase, _ component: PathComponent, _ body: () throws -> T) rethrows -> T {
+        let savedCurrent = current
+        current = index
+        defer { current = savedCurrent }
+        if case .depth(let depth) = base, depth == path.count {
+            path.append(component)
+            defer { path.removeLast() }
+            return try body()
+        }
+        let savedPath = path
+        path = components(base) + [component]
+        defer { path = savedPath }
+        return try body()
+    }
+
+    // MARK: Values
+
+    /// Decodes `T` from the current value, with special types and validation.
+    func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
+        // Only a Validatable type's own keyed container sees its rules.
+        let savedActive = active
+        active = nil
+        defer { active = savedActive }
+        if T.self == Date.self, let date = try unwrapDate() as? T { return date }
+        if T.self == Data.self, let data = try unwrapData() as? T { return data }
+        if T.self == URL.self {
+            let text = try string(at: current, codingPath)
+            guard let url = URL(string: text) as? T else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
+            }
+            return url
+        }
+        if T.self == Decimal.self, let decimal = try decimal(at: current, codingPath) as? T { return decimal }
+        if T.self == JSONValue.self, let value = document.jsonValue(at: current) as? T { return value }
+        guard let rules = document.rules(for: T.self) else { return try T(from: self) }
+        let base = relationValues.count
+        if !rules.relationKeys.isEmpty { relationValues.append(contentsOf: repeatElement(nil, count: rules.relationKeys.count)) }
+        defer { if relationValues.count > base { relationValues.removeSubrange(base...) } }
+        let scope = ActiveRules(rules: rules, base: base)
+        active = scope
+        do {
+            let result = try T(from: self)
+            try runRelations(scope)
+            return result
+        } catch let error as ValidationErrors {
+            throw error
+        } catch {
+            try runRelations(scope)
+            throw error
+        }
+    }
+
+    /// Checks the field rules for `key` of the value `scope` belongs to (each
+    /// by `run`), and keeps the value for relations.
+    @inline(__always)
+    func validate<Value>(
+        _ decoded: Value, key: any CodingKey, scope: ActiveRules, base: PathBase, _ run: (FieldCheck, Value) -> RuleViolation?
+    ) throws {
+        let name = key.stringValue
+        let rules = scope.rules
+        for (index, fieldKey) in rules.fieldKeys.enumerated() where fieldKey == name {
+            for check in rules.fieldChecks[index] {
+                if let violation = run(check, decoded) { try document.record(violation, at: codingPath(base) + [key]) }
+            }
+        }
+        for (slot, relationKey) in rules.relationKeys.enumerated() where relationKey == name {
+            let position = scope.base + slot
+            if relationValues.indices.contains(position) { relationValues[position] = decoded }
+        }
+    }
+
+    private func runRelations(_ scope: ActiveRules) throws {
+        let rules = scope.rules
+        guard !rules.relations.isEmpty else { return }
+        for (relation, slots) in zip(rules.relations, rules.relationSlots) {
+            var values: [Any] = []
+            for slot in slots {
+                let position = scope.base + slot
+                guard relationValues.indices.contains(position), let value = relationValues[position] else { break }
+                values.append(value)
+            }
+            guard values.count == relation.keys.count else { continue }
+            let violation: RuleViolation?
+            if let pair = relation.pairBody, values.count == 2 {
+                violation = pair(values[0], values[1])
+            } else {
+                violation = relation.check(Dictionary(zip(relation.keys, values), uniquingKeysWith: { first, _ in first }))
+            }
+            if let violation { try document.record(violation, at: codingPath + [PathKey(stringValue: relation.reportedKey)]) }
+        }
+    }
+
+    // MARK: Scalars
+
+    func string(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        let entry = document.entry(index)
+        guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
+        return document.string(entry)
+    }
+
+    func bool(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        let entry = document.entry(index)
+        switch entry.kind {
+        case .true: return true
+        case .false: return false
+        // As in Foundation, a null where a Bool is expected is a type mismatch, not a missing value.
+        default: throw mismatch(Bool.self, entry, codingPath(), nullIsMismatch: true)
+        }
+    }
+
+    func integer<I: FixedWidthInteger>(_ type: I.Type, at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
+        let entry = document.entry(index)
+        guard entry.kind == .number else { throw mismatch(I.self, entry, codingPath()) }
+        if let small = document.smallInteger(entry), let integer = I(exactly: small) { return integer }
+        let number = JSONNumber(validatedLiteral: document.literal(entry))
+        let integer: I?
+        if I.isSigned {
+            integer = (try? number.int64Value).flatMap { I(exactly: $0) }
+        } else {
+            integer = (try? number.uint64Value).flatMap { I(exactly: $0) }
+        }
+        guard let integer else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in \(I.self)."))
+        }
+        return integer
+    }
+
+    func double(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
+        let entry = document.entry(index)
+        switch entry.kind {
+        case .number:
+            if let small = document.smallInteger(entry), abs(small) < 1 << 53 { return Double(small) }
+            let number = JSONNumber(validatedLiteral: document.literal(entry))
+            guard let double = try? number.doubleValue else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Double."))
+            }
+            return double
+        case .string:
+            if case .convertFromString(let positive, let negative, let nan) = document.floats {
+                let string = document.string(entry)
+                if string == positive { return .infinity }
+                if string == negative { return -.infinity }
+                if string == nan { return .nan }
+            }
+            throw mismatch(Double.self, entry, codingPath())
+        default:
+            throw mismatch(Double.self, entry, codingPath())
+        }
+    }
+
+    func float(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
+        let double = try double(at: index, codingPath())
+        guard !double.isFinite || abs(double) <= Double(Float.greatestFiniteMagnitude) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "Number \(double) is not representable in Float."))
+        }
+        return Float(double)
+    }
+
+    func decimal(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Decimal {
+        let entry = document.entry(index)
+        guard entry.kind == .number else { throw mismatch(Decimal.self, entry, codingPath()) }
+        let number = JSONNumber(validatedLiteral: document.literal(entry))
+        guard let decimal = try? number.decimalValue else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Decimal."))
+        }
+        return decimal
+    }
+
+    func unwrapDate() throws -> Date {
+        switch document.date {
+        case .deferredToDate:
+            return try Date(from: self)
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: current, codingPath))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: current, codingPath) / 1_000)
+        case .iso8601:
+            let entry = document.entry(current)
+            guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath) }
+            guard let date = document.iso8601Date(entry) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        case .formatted(let formatter):
+            let text = try string(at: current, codingPath)
+            guard let date = formatter.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Date string does not match format expected by formatter."))
+            }
+            return date
+        case .custom(let decode):
+            return try decode(self)
+        }
+    }
+
+    func unwrapData() throws -> Data {
+        switch document.data {
+        case .deferredToData:
+            return try Data(from: self)
+        case .base64:
+            let text = try string(at: current, codingPath)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data
+        case .custom(let decode):
+            return try decode(self)
+        }
+    }
+
+    func mismatch(
+        _ type: Any.Type, _ entry: JSONTape.Entry, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
+    ) -> DecodingError {
+        if entry.kind == .null, !nullIsMismatch {
+            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+        return .typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: expected ?? "Expected to decode \(type) but found \(Self.describe(entry)) instead."))
+    }
+
+    static func describe(_ entry: JSONTape.Entry) -> String {
+        switch entry.kind {
+        case .null: "null"
+        case .false, .true: "bool"
+        case .number: "number"
+        case .string, .key: "a string"
+        case .array: "an array"
+        case .object: "a dictionary"
+        }
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { document.entry(current).kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try bool(at: current, codingPath) }
+    func decode(_ type: String.Type) throws -> String { try string(at: current, codingPath) }
+    func decode(_ type: Double.Type) throws -> Double { try double(at: current, codingPath) }
+    func decode(_ type: Float.Type) throws -> Float { try float(at: current, codingPath) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(Int.self, at: current, codingPath) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self, at: current, codingPath) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self, at: current, codingPath) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(Int32.self, at: current, codingPath) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(Int64.self, at: current, codingPath) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self, at: current, codingPath) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self, at: current, codingPath) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self, at: current, codingPath) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self, at: current, codingPath) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self, at: current, codingPath) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try unwrap(T.self) }
+}
+
+// MARK: Containers
+
+/// A keyed container: a thin generic shell over ``KeyedReader``, so that the
+/// work runs in code that is not generic over the key type (no metadata
+/// lookups, no copies of the container through value witnesses).
+struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let reader: KeyedReader
+
+    init(decoder: TapeDecoder, object: Int, base: PathBase, active: ActiveRules?) {
+        reader = KeyedReader(decoder: decoder, object: object, base: base, active: active)
+    }
+
+    var codingPath: [any CodingKey] { reader.codingPath }
+    /// Keys in document order, the first of any repeated key only.
+    var allKeys: [Key] { reader.keyNames.compactMap { Key(stringValue: $0) } }
+    func contains(_ key: Key) -> Bool { reader.find(key.stringValue) != nil }
+    func decodeNil(forKey key: Key) throws -> Bool { try reader.decodeNil(key) }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try reader.bool(key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try reader.string(key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try reader.double(key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try reader.float(key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try reader.int(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try reader.integer(Int8.self, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try reader.integer(Int16.self, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try reader.integer(Int32.self, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try reader.integer(Int64.self, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try reader.integer(UInt.self, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader.integer(UInt8.self, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader.integer(UInt16.self, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader.integer(UInt32.self, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader.integer(UInt64.self, key) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader.decode(T.self, key) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let (index, components) = try reader.nested(key, kind: .object, what: "KeyedDecodingContainer<\(NestedKey.self)>")
+        return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: reader.decoder, object: index, base: .snapshot(components), active: nil))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let (index, components) = try reader.nested(key, kind: .array, what: "UnkeyedDecodingContainer")
+        return TapeUnkeyedContainer(decoder: reader.decoder, array: index, base: .snapshot(components))
+    }
+
+    func superDecoder() throws -> any Decoder { reader.superDecoder(at: reader.find("super"), .key(PathKey(stringValue: "super"))) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { reader.superDecoder(at: reader.find(key.stringValue), .key(key)) }
+}
+
+/// The work of a keyed container, on keys as `any CodingKey`.
+struct KeyedReader {
+    let decoder: TapeDecoder
+    let object: Int
+    let base: PathBase
+    let active: ActiveRules?
+    /// Members' keys as the key strategy converts them, with their value indexes
+    /// (only with a strategy other than useDefaultKeys).
+    let converted: [(key: String, value: Int)]?
+
+    init(decoder: TapeDecoder, object: Int, base: PathBase, active: ActiveRules?) {
+        self.decoder = decoder
+        self.object = object
+        self.base = base
+        self.active = active
+        let document = decoder.document
+        switch document.keys {
+        case .useDefaultKeys:
+            converted = nil
+        default:
+            let codingPath = decoder.codingPath(base)
+            converted = Self.members(of: object, in: document).map { member in
+                (Self.convert(member.key, strategy: document.keys, codingPath: codingPath), member.value)
+            }
+        }
+    }
+
+    /// The members of `object` as (key, value index), in document order; of a
+    /// repeated key only the one the duplicate-key policy keeps.
+    static func members(of object: Int, in document: DecodingDocument) -> [(key: String, value: Int)] {
+        var members: [(key: String, value: Int)] = []
+        var position = object + 1
+        let objectEntry = document.entry(object)
+        while position + 1 < objectEntry.payload {
+            members.append((document.string(document.entry(position)), position + 1))
+            position = document.next(after: position + 1)
+        }
+        guard objectEntry.has(JSONTape.hasDuplicateKeys) else { return members }
+        var firstIndex: [String: Int] = [:]
+        var kept: [(key: String, value: Int)] = []
+        for member in members {
+            if let index = firstIndex[member.key] {
+                if document.duplicateKeys == .keepLast { kept[index].value = member.value }
+            } else {
+                firstIndex[member.key] = kept.count
+                kept.append(member)
+            }
+        }
+        return kept
+    }
+
+    static func convert(_ key: String, strategy: VettedJSONDecoder.KeyDecodingStrategy, codingPath: [any CodingKey]) -> String {
+        switch strategy {
+        case .useDefaultKeys: return key
+        case .convertFromSnakeCase: return SnakeCase.toCamelCase(key)
+        case .custom(let convert): return convert(codingPath + [PathKey(stringValue: key)]).stringValue
+        }
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath(base) }
+
+    /// Member keys in document order, each once.
+    var keyNames: [String] {
+        var seen = Set<String>()
+        return (converted ?? Self.members(of: object, in: decoder.document)).compactMap { seen.insert($0.key).inserted ? $0.key : nil }
+    }
+
+    /// The tape index of the value of `name`, or `nil`.
+    func find(_ name: String) -> Int? {
+        let document = decoder.document
+        if let converted { return converted.first { $0.key == name }?.value }
+        let objectEntry = document.entry(object)
+        let end = objectEntry.payload
+        if objectEntry.has(JSONTape.hasDuplicateKeys) {
+            var found: Int?
+            var position = object + 1
+            while position + 1 < end {
+                if document.keyEquals(document.entry(position), name) {
+                    found = position + 1
+                    if document.duplicateKeys != .keepLast { break }
+                }
+                position = document.next(after: position + 1)
+            }
+            return found
+        }
+        // Start where the last lookup in this object ended, then wrap around.
+        let first = object + 1
+        let start = decoder.lastObject == object && decoder.lastNext > first && decoder.lastNext < end ? decoder.lastNext : first
+        var position = start
+        var wrapped = false
+        while true {
+            if position + 1 >= end {
+                if wrapped || start == first { return nil }
+                wrapped = true
+                position = first
+            }
+            if wrapped, position >= start { return nil }
+            if document.keyEquals(document.entry(position), name) {
+                let value = position + 1
+                decoder.lastObject = object
+                decoder.lastNext = document.next(after: value)
+                return value
+            }
+            position = document.next(after: position + 1)
+        }
+    }
+
+    private func member(_ key: any CodingKey) throws -> Int {
+        guard let index = find(key.stringValue) else {
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        }
+        return index
+    }
+
+    func decodeNil(_ key: any CodingKey) throws -> Bool { decoder.document.entry(try member(key)).kind == .null }
+
+    /// Decodes the member `key` with `body` (given its tape index and a lazily
+    /// built path), then checks the field's rules (each with `check`).
+    @inline(__always)
+    private func decodeValue<T>(
+        _ key: any CodingKey, _ body: (Int, @autoclosure () -> [any CodingKey]) throws -> T,
+        check: (FieldCheck, T) -> RuleViolation? = { check, value in check.check(value) }
+    ) throws -> T {
+        let value = try body(try member(key), codingPath + [key])
+        if let active { try decoder.validate(value, key: key, scope: active, base: base, check) }
+        return value
+    }
+
+    func bool(_ key: any CodingKey) throws -> Bool { try decodeValue(key) { try decoder.bool(at: $0, $1()) } }
+    func string(_ key: any CodingKey) throws -> String {
+        try decodeValue(key, { try decoder.string(at: $0, $1()) }, check: { $0.check(string: $1) })
+    }
+    func double(_ key: any CodingKey) throws -> Double { try decodeValue(key) { try decoder.double(at: $0, $1()) } }
+    func float(_ key: any CodingKey) throws -> Float { try decodeValue(key) { try decoder.float(at: $0, $1()) } }
+    func int(_ key: any CodingKey) throws -> Int {
+        try decodeValue(key, { try decoder.integer(Int.self, at: $0, $1()) }, check: { $0.check(int: $1) })
+    }
+    func integer<I: FixedWidthInteger>(_ type: I.Type, _ key: any CodingKey) throws -> I {
+        try decodeValue(key) { try decoder.integer(I.self, at: $0, $1()) }
+    }
+    func decode<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
+        try decodeValue(key) { index, _ in try decoder.child(at: index, base: base, .key(key)) { try decoder.unwrap(T.self) } }
+    }
+
+    /// The index and path of the member `key`, which must be a container of `kind`.
+    func nested(_ key: any CodingKey, kind: JSONTape.Kind, what: String) throws -> (Int, [PathComponent]) {
+        guard let index = find(key.stringValue) else {
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "Cannot get \(what) -- no value found for key \(key) (\"\(key.stringValue)\")"))
+        }
+        let components = decoder.components(base) + [.key(key)]
+        let entry = decoder.document.entry(index)
+        guard entry.kind == kind else {
+            let type: Any.Type = kind == .object ? [String: Any].self : [Any].self
+            let name = kind == .object ? "Dictionary<String, Any>" : "Array<Any>"
+            throw decoder.mismatch(
+                type, entry, components.map(\.codingKey), expected: "Expected to decode \(name) but found \(TapeDecoder.describe(entry)) instead.")
+        }
+        return (index, components)
+    }
+
+    /// A decoder of its own for the value at `index` (a missing value decodes as null).
+    func superDecoder(at index: Int?, _ component: PathComponent) -> any Decoder {
+        TapeDecoder(document: decoder.document, current: index ?? TapeDecoder.nullIndex(decoder.document), path: decoder.components(base) + [component])
+    }
+}
+
+extension TapeDecoder {
+    /// An index whose entry reads as null: past the end of the tape.
+    static func nullIndex(_ document: DecodingDocument) -> Int { document.tape.count }
+}
+
+struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: TapeDecoder
+    let base: PathBase
+    let end: Int
+    let count: Int?
+    private(set) var currentIndex = 0
+    /// The tape index of the next element.
+    private var position: Int
+
+    init(decoder: TapeDecoder, array: Int, base: PathBase) {
+        self.decoder = decoder
+        self.base = base
+        let entry = decoder.document.entry(array)
+        self.end = entry.payload
+        self.count = entry.first
+        self.position = array + 1
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath(base) }
+    var isAtEnd: Bool { position >= end }
+
+    private var indexPath: [any CodingKey] { codingPath + [PathKey(intValue: currentIndex)] }
+
+    private func current(_ type: Any.Type) throws -> Int {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: indexPath, debugDescription: "Unkeyed container is at end."))
+        }
+        return position
+    }
+
+    private mutating func advance() {
+        position = decoder.document.next(after: position)
+        currentIndex += 1
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard decoder.document.entry(try current(Any?.self)).kind == .null else { return false }
+        advance()
+        return true
+    }
+
+    @inline(__always)
+    private mutating func next<T>(_ type: T.Type, _ body: (TapeDecoder, Int, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
+        let value = try body(decoder, try current(type), indexPath)
+        advance()
+        return value
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.bool(at: $1, $2()) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.string(at: $1, $2()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.double(at: $1, $2()) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try $0.float(at: $1, $2()) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.integer(Int.self, at: $1, $2()) } }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try $0.integer(Int8.self, at: $1, $2()) } }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try $0.integer(Int16.self, at: $1, $2()) } }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try $0.integer(Int32.self, at: $1, $2()) } }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try $0.integer(Int64.self, at: $1, $2()) } }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try $0.integer(UInt.self, at: $1, $2()) } }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try $0.integer(UInt8.self, at: $1, $2()) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.integer(UInt16.self, at: $1, $2()) } }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.integer(UInt32.self, at: $1, $2()) } }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.integer(UInt64.self, at: $1, $2()) } }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let index = currentIndex
+        let base = base
+        return try next(type) { decoder, position, _ in
+            try decoder.child(at: position, base: base, .index(index)) { try decoder.unwrap(T.self) }
+        }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let index = try current(KeyedDecodingContainer<NestedKey>.self)
+        let components = decoder.components(base) + [.index(currentIndex)]
+        let entry = decoder.document.entry(index)
+        guard entry.kind == .object else {
+            throw decoder.mismatch(
+                [String: Any].self, entry, components.map(\.codingKey),
+                expected: "Expected to decode Dictionary<String, Any> but found \(TapeDecoder.describe(entry)) instead.")
+        }
+        advance()
+        return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: .snapshot(components), active: nil))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let index = try current((any UnkeyedDecodingContainer).self)
+        let components = decoder.components(base) + [.index(currentIndex)]
+        let entry = decoder.document.entry(index)
+        guard entry.kind == .array else {
+            throw decoder.mismatch(
+                [Any].self, entry, components.map(\.codingKey), expected: "Expected to decode Array<Any> but found \(TapeDecoder.describe(entry)) instead.")
+        }
+        advance()
+        return TapeUnkeyedContainer(decoder: decoder, array: index, base: .snapshot(components))
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let index = try current((any Decoder).self)
+        let decoder = TapeDecoder(document: decoder.document, current: index, path: decoder.components(base) + [.index(currentIndex)])
+        advance()
+        return decoder
+    }
+}
