@@ -17,6 +17,16 @@ private let decoder: VettedJSONDecoder = {
     return decoder
 }()
 
+/// Other paths of the tape decoder: repeated keys kept, converted keys,
+/// dictionaries (allKeys), optionals, `JSONValue` fields.
+private let lenient: VettedJSONDecoder = {
+    let decoder = VettedJSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    decoder.duplicateKeyPolicy = .keepLast
+    decoder.limits = Limits(maxInputBytes: 1 << 20, maxDepth: 64)
+    return decoder
+}()
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
@@ -28,5 +38,8 @@ public func fuzzDecode(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     } catch {
         _ = "\(error)"
     }
+    _ = try? lenient.decode(JSONValue.self, from: bytes)
+    _ = try? lenient.decode([String: [Int?]].self, from: bytes)
+    _ = try? lenient.decode([[String: Double]].self, from: bytes)
     return 0
 }

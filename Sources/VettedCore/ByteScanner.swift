@@ -4,7 +4,9 @@
 // - the buffer pointer is private and never leaves this file;
 // - a `ByteScanner` is created only inside `SourceText.withScanner`, which
 //   keeps the bytes alive for the whole closure; its initializer is fileprivate,
-//   so no client can make one;
+//   so no client can make one; the one holder that keeps a copy beyond a local
+//   (VettedJSON's `DecodingDocument`, during `VettedJSONDecoder.decode`) sets it
+//   inside the closure and clears it before the closure returns;
 // - `Array.movingTail` moves initialized elements into uninitialized storage of
 //   exactly their count and refills the vacated slots before the array is
 //   shortened, so every slot is initialized exactly once when it is destroyed.

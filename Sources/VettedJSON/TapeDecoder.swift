@@ -48,11 +48,22 @@ final class DecodingDocument {
         }
     }
 
+    /// The last few types looked up, most recent first: a model's own few
+    /// types are found here without hashing.
+    private var recentRules: [(type: ObjectIdentifier, rules: TypeRules?)] = []
+
     func rules<T>(for type: T.Type) -> TypeRules? {
         let id = ObjectIdentifier(type)
-        if let known = rules[id] { return known }
-        let found = (type as? any Validatable.Type).map { TypeRules($0) }
-        rules[id] = found
+        for recent in recentRules where recent.type == id { return recent.rules }
+        let found: TypeRules?
+        if let known = rules[id] {
+            found = known
+        } else {
+            found = (type as? any Validatable.Type).map { TypeRules($0) }
+            rules[id] = found
+        }
+        if recentRules.count >= 4 { recentRules.removeLast() }
+        recentRules.insert((id, found), at: 0)
         return found
     }
 
