@@ -20,8 +20,8 @@ final class DecodingDocument {
     let duplicateKeys: JSONParser.DuplicateKeyPolicy
     var violations: [VettedError] = []
     var omitted = 0
-    /// The rules of each type met so far (`nil`: the type declares none).
-    private var rules: [ObjectIdentifier: TypeRules?] = [:]
+    /// What the decoder needs to know of each type met so far.
+    private var types: [ObjectIdentifier: TypeInfo] = [:]
     /// Reused buffer for unescaping strings.
     private var scratch: [UInt8] = []
 
@@ -50,20 +50,22 @@ final class DecodingDocument {
 
     /// The last few types looked up, most recent first: a model's own few
     /// types are found here without hashing.
-    private var recentRules: [(type: ObjectIdentifier, rules: TypeRules?)] = []
+    private var recentTypes: [(type: ObjectIdentifier, info: TypeInfo)] = []
 
-    func rules<T>(for type: T.Type) -> TypeRules? {
+    /// What `type` is to the decoder, looked up once per call (casts to protocols are slow).
+    func info<T>(for type: T.Type) -> TypeInfo {
         let id = ObjectIdentifier(type)
-        for recent in recentRules where recent.type == id { return recent.rules }
-        let found: TypeRules?
-        if let known = rules[id] {
+        for index in recentTypes.indices where recentTypes[index].type == id { return recentTypes[index].info }
+        let found: TypeInfo
+        if let known = types[id] {
             found = known
         } else {
-            found = (type as? any Validatable.Type).map { TypeRules($0) }
-            rules[id] = found
+            found = TypeInfo(
+                rules: (type as? any Validatable.Type).map { TypeRules($0) }, array: type as? any TapeArrayDecodable.Type)
+            types[id] = found
         }
-        if recentRules.count >= 4 { recentRules.removeLast() }
-        recentRules.insert((id, found), at: 0)
+        if recentTypes.count >= 4 { recentTypes.removeLast() }
+        recentTypes.insert((id, found), at: 0)
         return found
     }
 
@@ -175,6 +177,44 @@ final class DecodingDocument {
             }
             return .object(object)
         }
+    }
+}
+
+/// What the decoder knows of a type.
+struct TypeInfo {
+    /// Its rules, if it is `Validatable`.
+    let rules: TypeRules?
+    /// Set for arrays, which the decoder reads off the tape itself.
+    let array: (any TapeArrayDecodable.Type)?
+}
+
+/// Arrays read straight off the tape: no container box, and the capacity
+/// reserved from the element count (which the parser bounded).
+protocol TapeArrayDecodable {
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> Self
+}
+
+extension Array: TapeArrayDecodable where Element: Decodable {
+    /// As `Array.init(from:)` does through an unkeyed container: the same errors and paths.
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> [Element] {
+        let array = decoder.current
+        let document = decoder.document
+        let entry = document.entry(array)
+        guard entry.kind == .array else {
+            throw decoder.mismatch(
+                [Any].self, entry, decoder.codingPath, expected: "Expected to decode Array<Any> but found \(TapeDecoder.describe(entry)) instead.")
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(entry.first)
+        let base = PathBase.depth(decoder.path.count)
+        var position = array + 1
+        var index = 0
+        while position < entry.payload {
+            elements.append(try decoder.child(at: position, base: base, .index(index)) { try decoder.unwrap(Element.self) })
+            position = document.next(after: position)
+            index += 1
+        }
+        return elements
     }
 }
 
@@ -326,7 +366,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
         if T.self == Decimal.self, let decimal = try decimal(at: current, codingPath) as? T { return decimal }
         if T.self == JSONValue.self, let value = document.jsonValue(at: current) as? T { return value }
-        guard let rules = document.rules(for: T.self) else { return try T(from: self) }
+        let info = document.info(for: T.self)
+        if let array = info.array, let elements = try array.decodeFromTape(self) as? T { return elements }
+        guard let rules = info.rules else { return try T(from: self) }
         let base = relationValues.count
         if !rules.relationKeys.isEmpty { relationValues.append(contentsOf: repeatElement(nil, count: rules.relationKeys.count)) }
         defer { if relationValues.count > base { relationValues.removeSubrange(base...) } }
@@ -351,13 +393,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         _ decoded: Value, key: any CodingKey, scope: ActiveRules, base: PathBase, _ run: (FieldCheck, Value) -> RuleViolation?
     ) throws {
         let name = key.stringValue
+        let length = name.utf8.count
         let rules = scope.rules
-        for (index, fieldKey) in rules.fieldKeys.enumerated() where fieldKey == name {
+        // Lengths first: `==` on different short strings is slower than it looks.
+        for (index, fieldKey) in rules.fieldKeys.enumerated() where fieldKey.utf8.count == length && fieldKey == name {
             for check in rules.fieldChecks[index] {
                 if let violation = run(check, decoded) { try document.record(violation, at: codingPath(base) + [key]) }
             }
         }
-        for (slot, relationKey) in rules.relationKeys.enumerated() where relationKey == name {
+        for (slot, relationKey) in rules.relationKeys.enumerated() where relationKey.utf8.count == length && relationKey == name {
             let position = scope.base + slot
             if relationValues.indices.contains(position) { relationValues[position] = decoded }
         }

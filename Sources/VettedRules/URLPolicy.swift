@@ -82,16 +82,18 @@ public struct URLPolicy: Sendable, Hashable {
         guard colon > 0, Self.isLetter(bytes[0]) else {
             return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed scheme", value: text))
         }
-        var scheme: [UInt8] = []
-        scheme.reserveCapacity(colon)
         for index in 0..<colon {
             let byte = bytes[index]
             guard Self.isLetter(byte) || Self.isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else {
                 return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed scheme", value: text))
             }
-            scheme.append(Self.lowercase(byte))
         }
-        guard schemes.contains(String(decoding: scheme, as: UTF8.self)) else {
+        var schemeAllowed = false
+        for allowed in schemes where Self.equalIgnoringASCIICase(bytes, 0..<colon, allowed.utf8) {
+            schemeAllowed = true
+            break
+        }
+        guard schemeAllowed else {
             return Verdict(violation: RuleViolation(.schemeNotAllowed, "scheme must be one of \(schemes.sorted().joined(separator: ", "))", value: text))
         }
         guard colon + 2 < count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
@@ -134,38 +136,37 @@ public struct URLPolicy: Sendable, Hashable {
             hostEnd = portColon
         }
         if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
-        var name: [UInt8] = []
-        name.reserveCapacity(hostEnd - hostStart)
+        // The host is checked in place (lowercased on the fly), without copying it.
         var malformed = hostEnd == hostStart || bytes[hostStart] == UInt8(ascii: ".")
-        var labelStart = 0
-        var lastLabelStart = 0
+        var labelStart = hostStart
+        var previous: UInt8 = 0
         for index in hostStart..<hostEnd {
             let byte = Self.lowercase(bytes[index])
             if byte == UInt8(ascii: "%") { malformed = true }
             if byte == UInt8(ascii: ".") {
-                if name.last == UInt8(ascii: ".") { malformed = true }
-                labelStart = name.count + 1
-                lastLabelStart = labelStart
-            } else if name.count == labelStart + 3, byte == UInt8(ascii: "-"), name[labelStart] == UInt8(ascii: "x"),
-                name[labelStart + 1] == UInt8(ascii: "n"), name[labelStart + 2] == UInt8(ascii: "-")
+                if previous == UInt8(ascii: ".") { malformed = true }
+                labelStart = index + 1
+            } else if index == labelStart + 3, byte == UInt8(ascii: "-"), Self.lowercase(bytes[labelStart]) == UInt8(ascii: "x"),
+                Self.lowercase(bytes[labelStart + 1]) == UInt8(ascii: "n"), bytes[labelStart + 2] == UInt8(ascii: "-")
             {
                 return nil  // a Punycode label: the general path decodes it
             }
-            name.append(byte)
+            previous = byte
         }
         guard !malformed else { return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed host", value: text)) }
         // A second trailing dot leaves an empty last label: the general path splits labels its own way.
-        if name.last == UInt8(ascii: ".") { return nil }
+        if previous == UInt8(ascii: ".") { return nil }
         // IPv4 in any spelling: the last label is all digits, or 0x and hex digits.
-        let last = name[lastLabelStart...]
-        let isIP =
-            !last.isEmpty
-            && (last.starts(with: [UInt8(ascii: "0"), UInt8(ascii: "x")])
-                ? last.dropFirst(2).allSatisfy(Self.isHexDigit) : last.allSatisfy(Self.isDigit))
+        var isIP = labelStart < hostEnd
+        if labelStart + 1 < hostEnd, bytes[labelStart] == UInt8(ascii: "0"), Self.lowercase(bytes[labelStart + 1]) == UInt8(ascii: "x") {
+            for index in (labelStart + 2)..<hostEnd where !Self.isHexDigit(bytes[index]) { isIP = false }
+        } else {
+            for index in labelStart..<hostEnd where !Self.isDigit(bytes[index]) { isIP = false }
+        }
         if isIP {
             return Verdict(violation: allowsIPHosts ? nil : RuleViolation(.ipHostNotAllowed, "host must be a name, not an IP address", value: text))
         }
-        guard !hosts.isEmpty, !matchesAllowed(name) else { return Verdict(violation: nil) }
+        guard !hosts.isEmpty, !matchesAllowed(bytes, hostStart..<hostEnd) else { return Verdict(violation: nil) }
         return Verdict(violation: RuleViolation(.hostNotAllowed, "host is not one of the allowed hosts", value: text))
     }
 
@@ -174,25 +175,34 @@ public struct URLPolicy: Sendable, Hashable {
     private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f")) }
     private static func lowercase(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
 
-    /// Whether the lowercase ASCII host `name` is allowed, compared without building strings.
-    private func matchesAllowed(_ name: [UInt8]) -> Bool {
-        hosts.contains { allowed in
+    /// Whether the ASCII host `bytes[name]` is allowed, compared without building strings.
+    private func matchesAllowed(_ bytes: Span<UInt8>, _ name: Range<Int>) -> Bool {
+        for allowed in hosts {
             switch allowed {
             case .exact(let host):
-                return Self.equalIgnoringASCIICase(name[...], host.utf8)
+                if Self.equalIgnoringASCIICase(bytes, name, host.utf8) { return true }
             case .includingSubdomains(let host):
                 let length = host.utf8.count
-                if Self.equalIgnoringASCIICase(name[...], host.utf8) { return true }
-                guard name.count > length else { return false }
-                return name[name.count - length - 1] == UInt8(ascii: ".")
-                    && Self.equalIgnoringASCIICase(name[(name.count - length)...], host.utf8)
+                if Self.equalIgnoringASCIICase(bytes, name, host.utf8) { return true }
+                if name.count > length, bytes[name.upperBound - length - 1] == UInt8(ascii: "."),
+                    Self.equalIgnoringASCIICase(bytes, (name.upperBound - length)..<name.upperBound, host.utf8)
+                {
+                    return true
+                }
             }
         }
+        return false
     }
 
-    private static func equalIgnoringASCIICase(_ lowered: ArraySlice<UInt8>, _ other: String.UTF8View) -> Bool {
-        guard lowered.count == other.count else { return false }
-        return zip(lowered, other).allSatisfy { $0 == lowercase($1) }
+    /// Whether `bytes[range]` and `other` are equal ignoring ASCII case.
+    private static func equalIgnoringASCIICase(_ bytes: Span<UInt8>, _ range: Range<Int>, _ other: String.UTF8View) -> Bool {
+        guard range.count == other.count else { return false }
+        var index = range.lowerBound
+        for byte in other {
+            if lowercase(bytes[index]) != lowercase(byte) { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Every check, on any text (the slow path, for non-ASCII URLs and Punycode hosts).
