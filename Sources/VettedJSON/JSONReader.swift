@@ -349,7 +349,7 @@ struct JSONReader {
         return KeyRef(start: token.start, end: token.end, needsDecoding: true, length: bytes.count, prefix: prefix)
     }
 
-    static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
+    private static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
         guard needsDecoding else {
             var bytes: [UInt8] = []
             scanner.appendBytes(start..<end, to: &bytes)
@@ -545,15 +545,15 @@ struct JSONReader {
     /// The string's value: straight from the input when it has no escapes.
     private mutating func makeString(_ token: StringToken) -> String {
         guard token.hasEscapes else { return makeString(token.start..<token.end) }
-        // Borrow the buffer out of self: passing `&scratch` to a method of
-        // self would make Swift copy the whole reader.
-        var buffer: [UInt8] = []
-        swap(&buffer, &scratch)
-        buffer.removeAll(keepingCapacity: true)
-        Self.decodeContent(scanner, start: token.start, end: token.end, into: &buffer)
-        let string = String(decoding: buffer, as: UTF8.self)
-        swap(&buffer, &scratch)
-        return string
+        return Self.unescapedString(scanner, token.start..<token.end, scratch: &scratch)
+    }
+
+    /// The unescaped text of already-validated string content, unescaped in
+    /// `scratch` (reused across calls, so unescaping allocates only the String).
+    static func unescapedString(_ scanner: ByteScanner, _ content: Range<Int>, scratch: inout [UInt8]) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        decodeContent(scanner, start: content.lowerBound, end: content.upperBound, into: &scratch)
+        return String(decoding: scratch, as: UTF8.self)
     }
 
     /// Unescaped bytes as a String; short ones come from the cache when they repeat.
@@ -570,7 +570,7 @@ struct JSONReader {
     }
 
     /// Unescapes already-validated string content into `output`.
-    static func decodeContent(_ scanner: ByteScanner, start: Int, end: Int, into output: inout [UInt8]) {
+    private static func decodeContent(_ scanner: ByteScanner, start: Int, end: Int, into output: inout [UInt8]) {
         var index = start
         while index < end {
             guard scanner.byte(at: index) == UInt8(ascii: "\\") else {

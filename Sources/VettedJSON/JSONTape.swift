@@ -53,20 +53,4 @@ struct JSONTape {
         guard entries.indices.contains(index) else { return }
         entries[index] = Entry(first: count, second: Self.second(kind, flags: flags, payload: entries.count))
     }
-
-    /// Marks the container at `index` (still open) as having repeated keys.
-    mutating func markDuplicates(_ index: Int) {
-        guard entries.indices.contains(index) else { return }
-        entries[index].second |= Self.hasDuplicateKeys
-    }
-
-    /// The index of the entry after the value at `index` (and all it contains).
-    @inline(__always)
-    func next(after index: Int) -> Int {
-        let entry = entries[index]
-        switch entry.kind {
-        case .array, .object: return entry.payload
-        default: return index + 1
-        }
-    }
 }

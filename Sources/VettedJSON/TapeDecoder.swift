@@ -92,13 +92,7 @@ final class DecodingDocument {
         let range = entry.first..<Swift.max(entry.first, entry.payload)
         guard let scanner else { return "" }
         guard entry.has(JSONTape.needsDecoding) else { return scanner.string(range) }
-        var buffer: [UInt8] = []
-        swap(&buffer, &scratch)
-        buffer.removeAll(keepingCapacity: true)
-        JSONReader.decodeContent(scanner, start: range.lowerBound, end: range.upperBound, into: &buffer)
-        let string = String(decoding: buffer, as: UTF8.self)
-        swap(&buffer, &scratch)
-        return string
+        return JSONReader.unescapedString(scanner, range, scratch: &scratch)
     }
 
     /// Whether the key entry spells `key`.
@@ -167,15 +161,8 @@ final class DecodingDocument {
             }
             return .array(elements)
         case .object:
-            var object = JSONObject()
-            var position = index + 1
-            while position + 1 < entry.payload {
-                let key = string(self.entry(position))
-                let value = jsonValue(at: position + 1)
-                if object[key] == nil || duplicateKeys == .keepLast { object[key] = value }
-                position = next(after: position + 1)
-            }
-            return .object(object)
+            let members = KeyedReader.members(of: index, in: self)
+            return .object(JSONObject(keys: members.map(\.key), values: members.map { jsonValue(at: $0.value) }))
         }
     }
 }
@@ -199,11 +186,8 @@ extension Array: TapeArrayDecodable where Element: Decodable {
     static func decodeFromTape(_ decoder: TapeDecoder) throws -> [Element] {
         let array = decoder.current
         let document = decoder.document
+        try decoder.expect(.array, at: array, decoder.codingPath)
         let entry = document.entry(array)
-        guard entry.kind == .array else {
-            throw decoder.mismatch(
-                [Any].self, entry, decoder.codingPath, expected: "Expected to decode Array<Any> but found \(TapeDecoder.describe(entry)) instead.")
-        }
         var elements: [Element] = []
         elements.reserveCapacity(entry.first)
         let base = PathBase.depth(decoder.path.count)
@@ -294,12 +278,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { path.map(\.codingKey) }
     var userInfo: [CodingUserInfoKey: Any] { document.userInfo }
 
-    func codingPath(_ base: PathBase) -> [any CodingKey] {
-        switch base {
-        case .depth(let depth): path.prefix(depth).map(\.codingKey)
-        case .snapshot(let components): components.map(\.codingKey)
-        }
-    }
+    func codingPath(_ base: PathBase) -> [any CodingKey] { components(base).map(\.codingKey) }
 
     func components(_ base: PathBase) -> [PathComponent] {
         switch base {
@@ -311,18 +290,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     // MARK: Decoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let entry = document.entry(current)
-        guard entry.kind == .object else {
-            throw mismatch([String: Any].self, entry, codingPath, expected: "Expected to decode Dictionary<String, Any> but found \(Self.describe(entry)) instead.")
-        }
+        try expect(.object, at: current, codingPath)
         return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, base: .depth(path.count), active: active))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let entry = document.entry(current)
-        guard entry.kind == .array else {
-            throw mismatch([Any].self, entry, codingPath, expected: "Expected to decode Array<Any> but found \(Self.describe(entry)) instead.")
-        }
+        try expect(.array, at: current, codingPath)
         return TapeUnkeyedContainer(decoder: self, array: current, base: .depth(path.count))
     }
 
@@ -410,19 +383,21 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     private func runRelations(_ scope: ActiveRules) throws {
         let rules = scope.rules
         guard !rules.relations.isEmpty else { return }
-        for (relation, slots) in zip(rules.relations, rules.relationSlots) {
-            var values: [Any] = []
-            for slot in slots {
-                let position = scope.base + slot
-                guard relationValues.indices.contains(position), let value = relationValues[position] else { break }
-                values.append(value)
-            }
-            guard values.count == relation.keys.count else { continue }
+        func value(_ slot: Int) -> Any? {
+            let position = scope.base + slot
+            return relationValues.indices.contains(position) ? relationValues[position] : nil
+        }
+        for (relation, slots) in zip(rules.relations, rules.relationSlots) where slots.count == relation.keys.count {
             let violation: RuleViolation?
-            if let pair = relation.pairBody, values.count == 2 {
-                violation = pair(values[0], values[1])
+            if let pair = relation.pairBody, slots.count == 2 {
+                // The common case, without collecting the values.
+                guard let first = value(slots[0]), let second = value(slots[1]) else { continue }
+                violation = pair(first, second)
             } else {
-                violation = relation.check(Dictionary(zip(relation.keys, values), uniquingKeysWith: { first, _ in first }))
+                guard slots.allSatisfy({ value($0) != nil }) else { continue }
+                var values: [String: Any] = [:]
+                for (key, slot) in zip(relation.keys, slots) { values[key] = value(slot) }
+                violation = relation.check(values)
             }
             if let violation { try document.record(violation, at: codingPath + [PathKey(stringValue: relation.reportedKey)]) }
         }
@@ -556,6 +531,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         }
         return .typeMismatch(
             type, .init(codingPath: codingPath, debugDescription: expected ?? "Expected to decode \(type) but found \(Self.describe(entry)) instead."))
+    }
+
+    /// Throws JSONDecoder's type mismatch unless the value at `index` is a container of `kind` (`.object` or `.array`).
+    func expect(_ kind: JSONTape.Kind, at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws {
+        let entry = document.entry(index)
+        guard entry.kind != kind else { return }
+        let type: Any.Type = kind == .object ? [String: Any].self : [Any].self
+        let name = kind == .object ? "Dictionary<String, Any>" : "Array<Any>"
+        throw mismatch(type, entry, codingPath(), expected: "Expected to decode \(name) but found \(Self.describe(entry)) instead.")
     }
 
     static func describe(_ entry: JSONTape.Entry) -> String {
@@ -789,13 +773,7 @@ struct KeyedReader {
                 key, .init(codingPath: codingPath, debugDescription: "Cannot get \(what) -- no value found for key \(key) (\"\(key.stringValue)\")"))
         }
         let components = decoder.components(base) + [.key(key)]
-        let entry = decoder.document.entry(index)
-        guard entry.kind == kind else {
-            let type: Any.Type = kind == .object ? [String: Any].self : [Any].self
-            let name = kind == .object ? "Dictionary<String, Any>" : "Array<Any>"
-            throw decoder.mismatch(
-                type, entry, components.map(\.codingKey), expected: "Expected to decode \(name) but found \(TapeDecoder.describe(entry)) instead.")
-        }
+        try decoder.expect(kind, at: index, components.map(\.codingKey))
         return (index, components)
     }
 
@@ -883,12 +861,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try current(KeyedDecodingContainer<NestedKey>.self)
         let components = decoder.components(base) + [.index(currentIndex)]
-        let entry = decoder.document.entry(index)
-        guard entry.kind == .object else {
-            throw decoder.mismatch(
-                [String: Any].self, entry, components.map(\.codingKey),
-                expected: "Expected to decode Dictionary<String, Any> but found \(TapeDecoder.describe(entry)) instead.")
-        }
+        try decoder.expect(.object, at: index, components.map(\.codingKey))
         advance()
         return KeyedDecodingContainer(TapeKeyedContainer<NestedKey>(decoder: decoder, object: index, base: .snapshot(components), active: nil))
     }
@@ -896,11 +869,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = try current((any UnkeyedDecodingContainer).self)
         let components = decoder.components(base) + [.index(currentIndex)]
-        let entry = decoder.document.entry(index)
-        guard entry.kind == .array else {
-            throw decoder.mismatch(
-                [Any].self, entry, components.map(\.codingKey), expected: "Expected to decode Array<Any> but found \(TapeDecoder.describe(entry)) instead.")
-        }
+        try decoder.expect(.array, at: index, components.map(\.codingKey))
         advance()
         return TapeUnkeyedContainer(decoder: decoder, array: index, base: .snapshot(components))
     }

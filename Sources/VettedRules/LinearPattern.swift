@@ -68,13 +68,13 @@ public struct LinearPattern: Sendable, Hashable {
         var marks = [Int](repeating: -1, count: program.count)
         var stack: [Int] = []
         var generation = 0
-        add(0, to: &current, marks: &marks, generation: generation, stack: &stack)
+        Self.add(0, in: program, to: &current, marks: &marks, generation: generation, stack: &stack)
         for scalar in text.unicodeScalars {
             generation += 1
             next.removeAll(keepingCapacity: true)
             for pc in current {
                 if case .scalar(let set) = program[pc], set.contains(scalar.value) {
-                    add(pc + 1, to: &next, marks: &marks, generation: generation, stack: &stack)
+                    Self.add(pc + 1, in: program, to: &next, marks: &marks, generation: generation, stack: &stack)
                 }
             }
             swap(&current, &next)
@@ -85,7 +85,9 @@ public struct LinearPattern: Sendable, Hashable {
 
     /// Adds `start` and everything reachable from it without input (iteratively).
     /// `stack` is scratch space, reused across calls so that matching allocates once.
-    private func add(_ start: Int, to list: inout [Int], marks: inout [Int], generation: Int, stack: inout [Int]) {
+    fileprivate static func add(
+        _ start: Int, in program: [Instruction], to list: inout [Int], marks: inout [Int], generation: Int, stack: inout [Int]
+    ) {
         stack.removeAll(keepingCapacity: true)
         stack.append(start)
         while let pc = stack.popLast() {
@@ -297,20 +299,13 @@ private struct SmallAutomaton: Sendable, Hashable {
     init?(_ program: [LinearPattern.Instruction]) {
         guard program.count <= 64 else { return nil }
         var closures: [UInt64] = []
+        var marks = [Int](repeating: -1, count: program.count)
+        var states: [Int] = []
+        var stack: [Int] = []
         for start in program.indices {
-            var mask: UInt64 = 0
-            var seen: UInt64 = 0
-            var stack = [start]
-            while let pc = stack.popLast() {
-                guard program.indices.contains(pc), seen & (1 << UInt64(pc)) == 0 else { continue }
-                seen |= 1 << UInt64(pc)
-                switch program[pc] {
-                case .jump(let target): stack.append(target)
-                case .split(let first, let second): stack.append(contentsOf: [second, first])
-                case .scalar, .match: mask |= 1 << UInt64(pc)
-                }
-            }
-            closures.append(mask)
+            states.removeAll(keepingCapacity: true)
+            LinearPattern.add(start, in: program, to: &states, marks: &marks, generation: start, stack: &stack)
+            closures.append(states.reduce(0) { $0 | 1 << UInt64($1) })
         }
         var ascii = [UInt64](repeating: 0, count: 128)
         var matchStates: UInt64 = 0

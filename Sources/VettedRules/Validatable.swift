@@ -101,13 +101,13 @@ public struct FieldCheck: Sendable {
     /// Checks a `String` value.
     package func check(string value: String) -> RuleViolation? {
         if let stringRule { return stringRule.check(value) }
-        return intRule == nil ? body(value) : nil
+        return body(value)
     }
 
     /// Checks an `Int` value.
     package func check(int value: Int) -> RuleViolation? {
         if let intRule { return intRule.check(value) }
-        return stringRule == nil ? body(value) : nil
+        return body(value)
     }
 }
 
