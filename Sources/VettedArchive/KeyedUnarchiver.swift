@@ -48,6 +48,8 @@ public final class KeyedUnarchiver {
 
     private var levels: [Level]
     private var inProgress = Set<Int>()
+    /// The stack budget of the outermost object being decoded.
+    private var stack: StackGuard?
     private var cache: [Int: Any] = [:]
     /// Class names by the index of their class dictionary, each checked once.
     private var classNames: [Int: String] = [:]
@@ -353,6 +355,14 @@ public final class KeyedUnarchiver {
         }
         guard levels.count <= limits.effectiveMaxDepth else {
             fail(.depthLimitExceeded, "objects nest deeper than \(limits.effectiveMaxDepth)", at: path)
+            return nil
+        }
+        // Classes recurse in their own init(coder:): the outermost object sets
+        // the stack budget, deeper ones (past a few) check it.
+        if levels.count == 1 { stack = StackGuard() }
+        defer { if levels.count == 1 { stack = nil } }
+        if levels.count > 8, let stack, !stack.hasRoom() {
+            fail(.depthLimitExceeded, "objects nest deeper than decoding may recurse on the stack (\(StackGuard.defaultBudget / 1024) KiB)", at: path)
             return nil
         }
         inProgress.insert(index)

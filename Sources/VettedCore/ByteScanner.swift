@@ -9,7 +9,9 @@
 //   inside the closure and clears it before the closure returns;
 // - `Array.movingTail` moves initialized elements into uninitialized storage of
 //   exactly their count and refills the vacated slots before the array is
-//   shortened, so every slot is initialized exactly once when it is destroyed.
+//   shortened, so every slot is initialized exactly once when it is destroyed;
+// - `StackGuard` only compares addresses: it takes the address of one of its
+//   own locals and never dereferences it.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -251,5 +253,44 @@ extension Array {
         if tail.isEmpty { tail = Array(self[start...]) }
         removeLast(moved)
         return tail
+    }
+}
+
+/// A stack budget for recursion that input drives through code Vetted does
+/// not own (a model's `init(from:)`, a class's `init(coder:)`): the decoder
+/// asks ``hasRoom()`` before each level deeper than a few and fails with a
+/// typed error instead of overflowing the stack. Depth limits count levels;
+/// this counts bytes, whatever each level costs (debug builds and large
+/// frames included).
+///
+/// The budget is measured from where the guard was made, so a call uses at
+/// most that much stack below its caller, plus one level, on any platform and
+/// thread. One guard serves one synchronous call on one thread.
+@safe
+package struct StackGuard {
+    /// Stack a decoding call may use below its entry: half of a 512 KiB thread
+    /// stack, leaving the rest for the caller and for the last level.
+    package static let defaultBudget = 256 * 1024
+
+    private let start: UInt
+    private let budget: UInt
+
+    package init(budget: Int = StackGuard.defaultBudget) {
+        start = Self.currentAddress()
+        self.budget = UInt(clamping: budget)
+    }
+
+    /// Whether another level of recursion stays within the budget.
+    package func hasRoom() -> Bool {
+        let here = Self.currentAddress()
+        // Stacks grow down on every platform Swift supports.
+        return here >= start || start - here < budget
+    }
+
+    /// An address in the caller's frame.
+    @inline(never)
+    private static func currentAddress() -> UInt {
+        var marker: UInt8 = 0
+        return unsafe withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 }

@@ -18,6 +18,8 @@ final class DecodingDocument {
     let userInfo: [CodingUserInfoKey: Any]
     let mode: VettedJSONDecoder.ValidationMode
     let duplicateKeys: JSONParser.DuplicateKeyPolicy
+    /// The stack this call may use: models recurse once per level, in code of theirs.
+    let stack = StackGuard()
     var violations: [VettedError] = []
     var omitted = 0
     /// What the decoder needs to know of each type met so far.
@@ -142,27 +144,60 @@ final class DecodingDocument {
     }
 
     /// The value at `index` as a ``JSONValue`` (for `JSONValue` fields).
-    /// Recursion is bounded by the parser's depth limit.
+    /// Iterative, with its own stack of open containers: a value at the
+    /// parser's depth ceiling never deepens the thread's stack.
     func jsonValue(at index: Int) -> JSONValue {
-        let entry = entry(index)
-        switch entry.kind {
-        case .null: return .null
-        case .false: return .bool(false)
-        case .true: return .bool(true)
-        case .number: return .number(JSONNumber(validatedLiteral: literal(entry)))
-        case .string, .key: return .string(string(entry))
-        case .array:
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(entry.first)
-            var position = index + 1
-            while position < entry.payload {
-                elements.append(jsonValue(at: position))
-                position = next(after: position)
+        /// A container being built: its members' value indexes, keys (objects) and values so far.
+        struct Open {
+            var keys: [String]?
+            var pending: [Int]
+            var values: [JSONValue]
+        }
+        var stack: [Open] = []
+        var position = index
+        while true {
+            let entry = entry(position)
+            var value: JSONValue
+            switch entry.kind {
+            case .null: value = .null
+            case .false: value = .bool(false)
+            case .true: value = .bool(true)
+            case .number: value = .number(JSONNumber(validatedLiteral: literal(entry)))
+            case .string, .key: value = .string(string(entry))
+            case .array, .object:
+                var open: Open
+                if entry.kind == .object {
+                    let members = KeyedReader.members(of: position, in: self)
+                    open = Open(keys: members.map(\.key), pending: members.map(\.value), values: [])
+                } else {
+                    var elements: [Int] = []
+                    elements.reserveCapacity(entry.first)
+                    var element = position + 1
+                    while element < entry.payload {
+                        elements.append(element)
+                        element = next(after: element)
+                    }
+                    open = Open(keys: nil, pending: elements, values: [])
+                }
+                if let first = open.pending.first {
+                    open.values.reserveCapacity(open.pending.count)
+                    stack.append(open)
+                    position = first
+                    continue
+                }
+                value = open.keys.map { .object(JSONObject(keys: $0, values: [])) } ?? .array([])
             }
-            return .array(elements)
-        case .object:
-            let members = KeyedReader.members(of: index, in: self)
-            return .object(JSONObject(keys: members.map(\.key), values: members.map { jsonValue(at: $0.value) }))
+            // Hand the value to the containers it completes.
+            while var top = stack.popLast() {
+                top.values.append(value)
+                if top.values.count < top.pending.count {
+                    position = top.pending[top.values.count]
+                    stack.append(top)
+                    break
+                }
+                value = top.keys.map { .object(JSONObject(keys: $0, values: top.values)) } ?? .array(top.values)
+            }
+            if stack.isEmpty { return value }
         }
     }
 }
@@ -325,6 +360,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// Decodes `T` from the current value, with special types and validation.
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
         // Only a Validatable type's own keyed container sees its rules.
+        // Shallow values never ask: the guard's check costs a call.
+        if path.count >= TapeDecoder.unguardedDepth, !document.stack.hasRoom() { throw tooDeep() }
         let savedActive = active
         active = nil
         defer { active = savedActive }
@@ -357,6 +394,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             try runRelations(scope)
             throw error
         }
+    }
+
+    /// Levels decoded without asking the stack guard.
+    static let unguardedDepth = 8
+
+    /// The value at the current path nests deeper than this call's stack budget allows.
+    func tooDeep() -> DecodingError {
+        let codingPath = codingPath
+        let error = VettedError(
+            code: .depthLimitExceeded, path: DocumentPath(codingPath: codingPath),
+            message: "the model nests deeper than decoding may recurse on the stack (\(StackGuard.defaultBudget / 1024) KiB)")
+        return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
     }
 
     /// Checks the field rules for `key` of the value `scope` belongs to (each

@@ -210,13 +210,40 @@ import VettedPlist
         #expect(error == VettedError(code: .archiveCycle, path: [.key("root"), .key("next"), .key("next")]))
     }
 
+    /// Classes recurse in their own `init(coder:)`: past the depth a stack
+    /// budget allows, a typed error at the chain's own path, never a crash,
+    /// on a thread with a 512 KiB stack.
+    @Test func deepChainsFailWithADepthErrorOnASmallStack() async throws {
+        var chain = Node()
+        for _ in 0..<1_000 { chain = Node(next: chain) }
+        let data = try KeyedArchiver.archivedData(withRootObject: chain, limits: Limits(maxDepth: 1_024))
+        while let next = chain.next { chain = next }  // release iteratively
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Node?, any Error>, Never>) in
+            let thread = Thread {
+                continuation.resume(returning: Result { try KeyedUnarchiver.unarchivedObject(ofClass: Node.self, from: data, limits: .unlimited) })
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        guard case .failure(let failure) = result, let error = failure as? VettedError else {
+            Issue.record("expected a depth error, got \(result)")
+            return
+        }
+        #expect(error.code == .depthLimitExceeded)
+        #expect(error.message.hasPrefix("objects nest deeper than decoding may recurse on the stack"))
+        let components = error.path.components
+        #expect(components.count > 8 && components.count <= 1_000)
+        #expect(components.enumerated().allSatisfy { index, component in component == .key(index == 0 ? "root" : "next") })
+    }
+
     @Test func depthAndSizeLimits() throws {
         var chain = Node()
         for _ in 0..<600 { chain = Node(next: chain) }
         let data = try KeyedArchiver.archivedData(withRootObject: chain, limits: Limits(maxDepth: 1_000))
-        let error = archiveError { try KeyedUnarchiver.unarchivedObject(ofClass: Node.self, from: data) }.vetted
+        let error = archiveError { try KeyedUnarchiver.unarchivedObject(ofClass: Node.self, from: data, limits: Limits(maxDepth: 20)) }.vetted
         #expect(error?.code == .depthLimitExceeded)
-        #expect(error?.path.components.count == 513)
+        #expect(error?.message == "objects nest deeper than 20")
+        #expect(error?.path.components.count == 21)
         let limited = archiveError {
             try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: Int.self, from: try KeyedArchiver.archivedData(withRootObject: Array(0..<100)), limits: Limits(maxMembers: 10))
         }.vetted

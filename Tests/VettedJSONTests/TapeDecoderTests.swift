@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VettedCore
 import VettedJSON
+import VettedRules
 
 /// Paths of the tape decoder that the differential tests reach only by
 /// chance: key lookups out of document order, containers used after their
@@ -69,5 +70,78 @@ import VettedJSON
         #expect(try VettedJSONDecoder().decode(Pair.self, from: value) == Pair(first: 3, second: "s"))
         let wrapper = try VettedJSONDecoder().decode(Wrapper.self, from: Data(#"{"any": [1.50, {"k": null}, "t"]}"#.utf8))
         #expect(wrapper.any == [.number(try #require(JSONNumber(literal: "1.50"))), ["k": .null], "t"])
+    }
+}
+
+/// Codable decoding recurses once per level of the model, in the model's own
+/// `init(from:)`; a stack budget, not a level count, keeps that from
+/// overflowing a small thread stack, whatever the build and the frames cost.
+@Suite struct DecodingDepthTests {
+    struct Level: Decodable, Validatable {
+        var k: [Level]
+        var n: Int
+
+        static let validation = Validation<Level> {
+            Field("n", Rule<Int>.range(0...10))
+            Relation("n", after: "n", as: Int.self)
+        }
+
+        var depth: Int { 1 + (k.first?.depth ?? 0) }
+    }
+
+    /// `[{"k":…,"n":1}]` nested `levels` times, innermost `[]`.
+    static func document(levels: Int) -> Data {
+        Data((String(repeating: "[{\"k\":", count: levels) + "[]" + String(repeating: ",\"n\":1}]", count: levels)).utf8)
+    }
+
+    /// Decodes on a thread with a 512 KiB stack.
+    static func decodeOnSmallStack(levels: Int) async -> Result<[Level], any Error> {
+        let data = document(levels: levels)
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let decoder = VettedJSONDecoder()
+                decoder.limits = .unlimited
+                continuation.resume(returning: Result { try decoder.decode([Level].self, from: data) })
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+    }
+
+    /// `JSONValue` fields are built from the tape by recursion of the decoder's
+    /// own: at the parser's ceiling it stays within a 512 KiB stack too.
+    @Test func jsonValuesAtTheDepthCeilingDecodeOnASmallStack() async throws {
+        let depth = Limits.depthCeiling
+        let text = String(repeating: "[{\"k\":", count: depth / 2) + "1" + String(repeating: "}]", count: depth / 2)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONValue, any Error>, Never>) in
+            let thread = Thread {
+                let decoder = VettedJSONDecoder()
+                decoder.limits = .unlimited
+                continuation.resume(returning: Result { try decoder.decode(JSONValue.self, from: Data(text.utf8)) })
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        #expect(try result.get() == JSONParser(limits: .unlimited).parse(text))
+    }
+
+    @Test func shallowModelsDecodeWhole() async throws {
+        let levels = try await Self.decodeOnSmallStack(levels: 10).get()
+        #expect(levels.first?.depth == 10)
+    }
+
+    /// At the parser's ceiling the budget runs out first: a typed error at a
+    /// path of the document's own shape ($[0].k[0].k…), never a crash.
+    @Test func modelsAtTheDepthCeilingFailWithADepthErrorOnASmallStack() async throws {
+        let result = await Self.decodeOnSmallStack(levels: Limits.depthCeiling / 2 - 1)
+        guard case .failure(DecodingError.dataCorrupted(let context)) = result, let error = context.underlyingError as? VettedError else {
+            Issue.record("expected a depth error, got \(result)")
+            return
+        }
+        #expect(error.code == .depthLimitExceeded)
+        let components = error.path.components
+        #expect(components.count >= 8 && components.count < Limits.depthCeiling)
+        #expect(components.enumerated().allSatisfy { index, component in component == (index.isMultiple(of: 2) ? .index(0) : .key("k")) })
+        #expect(context.codingPath.count == components.count)
     }
 }

@@ -183,6 +183,31 @@ import VettedPlist
         #expect(error?.code == .depthLimitExceeded)
     }
 
+    /// Values at the depth ceiling (arrays and dictionaries in turn) can be
+    /// parsed, written in both formats, read back, compared and released on a
+    /// thread with a 512 KiB stack.
+    @Test func valuesAtTheDepthCeilingAreSafeOnSmallStacks() async {
+        let ok = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let thread = Thread {
+                var value = PlistValue.bool(true)
+                for level in 0..<(Limits.depthCeiling - 1) { value = level.isMultiple(of: 2) ? .array([value]) : .dictionary(["k": value]) }
+                var success = false
+                do {
+                    let parser = PlistParser(limits: .unlimited)
+                    let binary = try parser.parse(PlistWriter.binary(value))
+                    let xml = try parser.parse(try PlistWriter.xml(binary))
+                    success = binary == value && xml == value
+                } catch {
+                    success = false
+                }
+                continuation.resume(returning: success)
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        #expect(ok)
+    }
+
     @Test func unknownFormat() {
         expect(Array("hello".utf8), .unknownPlistFormat, at: 0)
         expect(Array("bplist01".utf8) + [UInt8](repeating: 0, count: 40), .unknownPlistFormat, at: 0)

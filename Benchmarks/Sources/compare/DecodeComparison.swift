@@ -17,6 +17,13 @@ struct DecodeThroughput: ParsableCommand {
     @Option(help: "Run one side only, for profiling: vetted or foundation (prints its MB/s).")
     var only: String?
 
+    @Flag(help: """
+        Also time the parts of Foundation's side (JSONDecoder alone, validate() alone) and Codable's floor: \
+        the same [Listing] replayed through a Decoder that parses nothing and looks up no key. \
+        Ratios on these lines are Foundation's whole side over the line's time.
+        """)
+    var floor = false
+
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let vetted = VettedJSONDecoder()
@@ -43,6 +50,22 @@ struct DecodeThroughput: ParsableCommand {
         ])
         print(Timing.line("vetted.decode-validate", bytes: data.count, seconds: medians[0], peerSeconds: medians[1]))
         print(Timing.line("foundation.JSONDecoder+validate", bytes: data.count, seconds: medians[1], peerSeconds: nil))
+        if floor { try timeParts(data, foundation: foundation, foundationSeconds: medians[1]) }
+    }
+
+    /// Where Foundation's time goes, and the least any Decoder could take.
+    func timeParts(_ data: Data, foundation: JSONDecoder, foundationSeconds: Double) throws {
+        let listings = try foundation.decode([Listing].self, from: data)
+        let replay = [.count(listings.count)] + listings.flatMap(\.replayValues)
+        try Self.check(try ReplayDecoder(replay).decode([Listing].self) == listings)
+        let medians = try timing.medians([
+            { try foundation.decode([Listing].self, from: data) },
+            { for listing in listings { try listing.validate() }; return nil },
+            { try ReplayDecoder(replay).decode([Listing].self) },
+        ])
+        print(Timing.line("foundation.JSONDecoder", bytes: data.count, seconds: medians[0], peerSeconds: foundationSeconds))
+        print(Timing.line("foundation.validate", bytes: data.count, seconds: medians[1], peerSeconds: foundationSeconds))
+        print(Timing.line("floor.codable-replay", bytes: data.count, seconds: medians[2], peerSeconds: foundationSeconds))
     }
 
     static func check(_ condition: Bool) throws {
