@@ -11,7 +11,9 @@
 //   exactly their count and refills the vacated slots before the array is
 //   shortened, so every slot is initialized exactly once when it is destroyed;
 // - `StackGuard` only compares addresses: it takes the address of one of its
-//   own locals and never dereferences it.
+//   own locals and never dereferences it;
+// - `SameType.cast` reinterprets a value only as its own type: it checks
+//   `Value.self == T.self` first and throws otherwise.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -292,5 +294,22 @@ package struct StackGuard {
     private static func currentAddress() -> UInt {
         var marker: UInt8 = 0
         return unsafe withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+}
+
+/// A value of a generic type passed on as the generic type it is known to be.
+///
+/// Decoders read some types their own way (`Date`, arrays) inside functions
+/// generic over `T`; `value as? T` there costs a lookup of `Optional<T>`'s
+/// metadata on every call. This checks the types are the same and passes the
+/// value on without the optional.
+package enum SameType {
+    package struct Mismatch: Error {}
+
+    /// `value` as `T`, which must be `Value` itself.
+    @inline(__always)
+    package static func cast<Value, T>(_ value: Value, to type: T.Type) throws(Mismatch) -> T {
+        guard Value.self == T.self else { throw Mismatch() }
+        return unsafe unsafeBitCast(value, to: T.self)
     }
 }

@@ -62,8 +62,10 @@ final class DecodingDocument {
         if let known = types[id] {
             found = known
         } else {
+            let special = type == Date.self || type == Data.self || type == URL.self || type == Decimal.self || type == JSONValue.self
             found = TypeInfo(
-                rules: (type as? any Validatable.Type).map { TypeRules($0) }, array: type as? any TapeArrayDecodable.Type)
+                rules: (type as? any Validatable.Type).map { TypeRules($0) }, array: type as? any TapeArrayDecodable.Type,
+                special: special)
             types[id] = found
         }
         if recentTypes.count >= 4 { recentTypes.removeLast() }
@@ -208,6 +210,8 @@ struct TypeInfo {
     let rules: TypeRules?
     /// Set for arrays, which the decoder reads off the tape itself.
     let array: (any TapeArrayDecodable.Type)?
+    /// Date, Data, URL, Decimal or JSONValue: decoded by the decoder's own rules.
+    let special: Bool
 }
 
 /// Arrays read straight off the tape: no container box, and the capacity
@@ -239,8 +243,17 @@ extension Array: TapeArrayDecodable where Element: Decodable {
 
 /// The rules of one `Validatable` type, as the decoder looks them up.
 final class TypeRules {
-    let fieldKeys: [String]
-    let fieldChecks: [[FieldCheck]]
+    /// What to do when a field decodes: one entry per key that has checks or feeds a relation.
+    struct Entry {
+        let key: String
+        /// `key.utf8.count`, compared first.
+        let length: Int
+        let checks: [FieldCheck]
+        /// Its position in ``relationKeys``, if a relation needs its value.
+        let slot: Int?
+    }
+
+    let entries: [Entry]
     let relations: [RelationCheck]
     /// Keys some relation needs; their decoded values are kept while the type decodes.
     let relationKeys: [String]
@@ -249,12 +262,18 @@ final class TypeRules {
 
     init<V: Validatable>(_ type: V.Type) {
         let validation = V.validation
-        fieldKeys = validation.fieldKeys
-        fieldChecks = validation.fieldChecks
+        let relationKeys = validation.relationKeyList
+        var entries = zip(validation.fieldKeys, validation.fieldChecks).map { key, checks in
+            Entry(key: key, length: key.utf8.count, checks: checks, slot: relationKeys.firstIndex(of: key))
+        }
+        for (slot, key) in relationKeys.enumerated() where !validation.fieldKeys.contains(key) {
+            entries.append(Entry(key: key, length: key.utf8.count, checks: [], slot: slot))
+        }
+        self.entries = entries
         relations = validation.relations
-        relationKeys = validation.relationKeyList
+        self.relationKeys = relationKeys
         relationSlots = validation.relations.map { relation in
-            relation.keys.compactMap { validation.relationKeyList.firstIndex(of: $0) }
+            relation.keys.compactMap { relationKeys.firstIndex(of: $0) }
         }
     }
 }
@@ -359,25 +378,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// Decodes `T` from the current value, with special types and validation.
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
-        // Only a Validatable type's own keyed container sees its rules.
         // Shallow values never ask: the guard's check costs a call.
         if path.count >= TapeDecoder.unguardedDepth, !document.stack.hasRoom() { throw tooDeep() }
+        // Only a Validatable type's own keyed container sees its rules.
         let savedActive = active
         active = nil
         defer { active = savedActive }
-        if T.self == Date.self, let date = try unwrapDate() as? T { return date }
-        if T.self == Data.self, let data = try unwrapData() as? T { return data }
-        if T.self == URL.self {
-            let text = try string(at: current, codingPath)
-            guard let url = URL(string: text) as? T else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
-            }
-            return url
-        }
-        if T.self == Decimal.self, let decimal = try decimal(at: current, codingPath) as? T { return decimal }
-        if T.self == JSONValue.self, let value = document.jsonValue(at: current) as? T { return value }
         let info = document.info(for: T.self)
-        if let array = info.array, let elements = try array.decodeFromTape(self) as? T { return elements }
+        // The casts live apart, so that the common path needs no `T?` metadata.
+        if info.special || info.array != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
         let base = relationValues.count
         if !rules.relationKeys.isEmpty { relationValues.append(contentsOf: repeatElement(nil, count: rules.relationKeys.count)) }
@@ -394,6 +403,31 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             try runRelations(scope)
             throw error
         }
+    }
+
+    /// Values of the types the decoder reads its own way: Date, Data, URL,
+    /// Decimal and JSONValue by the decoder's strategies, arrays off the tape.
+    @inline(never)
+    private func unwrapSpecial<T: Decodable>(_ type: T.Type, _ info: TypeInfo) throws -> T {
+        // `SameType.cast`, not `as? T`: no `T?` metadata on every call.
+        if let array = info.array { return try elements(of: array, as: T.self) }
+        if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
+        if T.self == Data.self { return try SameType.cast(try unwrapData(), to: T.self) }
+        if T.self == URL.self {
+            let text = try string(at: current, codingPath)
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
+            }
+            return try SameType.cast(url, to: T.self)
+        }
+        if T.self == Decimal.self { return try SameType.cast(try decimal(at: current, codingPath), to: T.self) }
+        if T.self == JSONValue.self { return try SameType.cast(document.jsonValue(at: current), to: T.self) }
+        return try T(from: self)
+    }
+
+    /// An array type's elements, read off the tape.
+    private func elements<Elements: TapeArrayDecodable, T>(of type: Elements.Type, as: T.Type) throws -> T {
+        try SameType.cast(try Elements.decodeFromTape(self), to: T.self)
     }
 
     /// Levels decoded without asking the stack guard.
@@ -416,16 +450,19 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     ) throws {
         let name = key.stringValue
         let length = name.utf8.count
-        let rules = scope.rules
         // Lengths first: `==` on different short strings is slower than it looks.
-        for (index, fieldKey) in rules.fieldKeys.enumerated() where fieldKey.utf8.count == length && fieldKey == name {
-            for check in rules.fieldChecks[index] {
+        // By index, so that only the entry that matches is copied.
+        let entries = scope.rules.entries
+        for index in entries.indices where entries[index].length == length && entries[index].key == name {
+            let entry = entries[index]
+            for check in entry.checks {
                 if let violation = run(check, decoded) { try document.record(violation, at: codingPath(base) + [key]) }
             }
-        }
-        for (slot, relationKey) in rules.relationKeys.enumerated() where relationKey.utf8.count == length && relationKey == name {
-            let position = scope.base + slot
-            if relationValues.indices.contains(position) { relationValues[position] = decoded }
+            if let slot = entry.slot {
+                let position = scope.base + slot
+                if relationValues.indices.contains(position) { relationValues[position] = decoded }
+            }
+            return
         }
     }
 

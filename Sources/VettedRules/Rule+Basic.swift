@@ -8,16 +8,25 @@ import VettedCore
 extension Rule where Value: Comparable & Sendable {
     /// `value` lies in `range`.
     public static func range(_ range: ClosedRange<Value>) -> Rule {
-        Rule { value in
-            range.contains(value)
-                ? nil : RuleViolation(.outOfRange, "must be between \(range.lowerBound) and \(range.upperBound)", value: value)
-        }
+        Rule { value in range.contains(value) ? nil : rangeViolation(range, value) }
     }
 
     /// `value` is at least `minimum`.
     public static func atLeast(_ minimum: Value) -> Rule {
         Rule { value in value >= minimum ? nil : RuleViolation(.outOfRange, "must be at least \(minimum)", value: value) }
     }
+}
+
+extension Rule where Value == Int {
+    /// `value` lies in `range`: the same rule as the generic one, compiled for
+    /// `Int` so that a check does no generic work (the common case).
+    public static func range(_ range: ClosedRange<Int>) -> Rule {
+        Rule { value in range.contains(value) ? nil : rangeViolation(range, value) }
+    }
+}
+
+func rangeViolation<Value>(_ range: ClosedRange<Value>, _ value: Value) -> RuleViolation {
+    RuleViolation(.outOfRange, "must be between \(range.lowerBound) and \(range.upperBound)", value: value)
 }
 
 extension Rule where Value == String {

@@ -81,33 +81,44 @@ public enum ValidationBuilder {
 /// field's declared type (for an optional field, the wrapped type: a missing
 /// or null value is not checked).
 public struct FieldCheck: Sendable {
-    public let key: String
-    let body: @Sendable (Any) -> RuleViolation?
-    /// The rule itself when it checks a `String` or an `Int`: the decoder
-    /// calls it with the value, without boxing it in `Any` and casting back.
-    let stringRule: Rule<String>?
-    let intRule: Rule<Int>?
+    /// One reference, so that the decoder's loops copy a check for one retain.
+    private final class Storage: Sendable {
+        let key: String
+        let body: @Sendable (Any) -> RuleViolation?
+        /// The rule itself when it checks a `String` or an `Int`: the decoder
+        /// calls it with the value, without boxing it in `Any` and casting back.
+        let stringRule: Rule<String>?
+        let intRule: Rule<Int>?
+
+        init(key: String, body: @escaping @Sendable (Any) -> RuleViolation?, stringRule: Rule<String>?, intRule: Rule<Int>?) {
+            self.key = key
+            self.body = body
+            self.stringRule = stringRule
+            self.intRule = intRule
+        }
+    }
+
+    private let storage: Storage
+
+    public var key: String { storage.key }
 
     init(key: String, stringRule: Rule<String>? = nil, intRule: Rule<Int>? = nil, body: @escaping @Sendable (Any) -> RuleViolation?) {
-        self.key = key
-        self.body = body
-        self.stringRule = stringRule
-        self.intRule = intRule
+        storage = Storage(key: key, body: body, stringRule: stringRule, intRule: intRule)
     }
 
     /// Checks `value` if it has the rule's type.
-    public func check(_ value: Any) -> RuleViolation? { body(value) }
+    public func check(_ value: Any) -> RuleViolation? { storage.body(value) }
 
     /// Checks a `String` value.
     package func check(string value: String) -> RuleViolation? {
-        if let stringRule { return stringRule.check(value) }
-        return body(value)
+        if let rule = storage.stringRule { return rule.check(value) }
+        return storage.body(value)
     }
 
     /// Checks an `Int` value.
     package func check(int value: Int) -> RuleViolation? {
-        if let intRule { return intRule.check(value) }
-        return body(value)
+        if let rule = storage.intRule { return rule.check(value) }
+        return storage.body(value)
     }
 }
 
