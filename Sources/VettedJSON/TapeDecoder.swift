@@ -57,7 +57,9 @@ final class DecodingDocument {
     /// What `type` is to the decoder, looked up once per call (casts to protocols are slow).
     func info<T>(for type: T.Type) -> TypeInfo {
         let id = ObjectIdentifier(type)
-        for index in recentTypes.indices where recentTypes[index].type == id { return recentTypes[index].info }
+        // One read of the list (each read of a class property is an exclusivity check).
+        let recent = recentTypes
+        for index in recent.indices where recent[index].type == id { return recent[index].info }
         let found: TypeInfo
         if let known = types[id] {
             found = known
@@ -794,7 +796,8 @@ struct KeyedReader {
         }
         // Start where the last lookup in this object ended, then wrap around.
         let first = object + 1
-        let start = decoder.lastObject == object && decoder.lastNext > first && decoder.lastNext < end ? decoder.lastNext : first
+        let (lastObject, lastNext) = (decoder.lastObject, decoder.lastNext)
+        let start = lastObject == object && lastNext > first && lastNext < end ? lastNext : first
         var position = start
         var wrapped = false
         while true {
@@ -849,7 +852,11 @@ struct KeyedReader {
         try decodeValue(key) { try decoder.integer(I.self, at: $0, $1()) }
     }
     func decode<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
-        try decodeValue(key) { index, _ in try decoder.child(at: index, base: base, .key(key)) { try decoder.unwrap(T.self) } }
+        // Written out rather than through `decodeValue`: generic closures there cost an allocation per value.
+        let index = try member(key)
+        let value = try decoder.child(at: index, base: base, .key(key)) { try decoder.unwrap(T.self) }
+        if let active { try decoder.validate(value, key: key, scope: active, base: base) { check, value in check.check(value) } }
+        return value
     }
 
     /// The index and path of the member `key`, which must be a container of `kind`.

@@ -196,12 +196,9 @@ public struct URLPolicy: Sendable, Hashable {
 
     /// Whether `bytes[range]` and `other` are equal ignoring ASCII case.
     private static func equalIgnoringASCIICase(_ bytes: Span<UInt8>, _ range: Range<Int>, _ other: String.UTF8View) -> Bool {
+        let other = other.span
         guard range.count == other.count else { return false }
-        var index = range.lowerBound
-        for byte in other {
-            if lowercase(bytes[index]) != lowercase(byte) { return false }
-            index += 1
-        }
+        for offset in 0..<other.count where lowercase(bytes[range.lowerBound + offset]) != lowercase(other[offset]) { return false }
         return true
     }
 
