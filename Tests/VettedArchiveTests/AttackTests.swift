@@ -218,13 +218,7 @@ import VettedPlist
         for _ in 0..<1_000 { chain = Node(next: chain) }
         let data = try KeyedArchiver.archivedData(withRootObject: chain, limits: Limits(maxDepth: 1_024))
         while let next = chain.next { chain = next }  // release iteratively
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Node?, any Error>, Never>) in
-            let thread = Thread {
-                continuation.resume(returning: Result { try KeyedUnarchiver.unarchivedObject(ofClass: Node.self, from: data, limits: .unlimited) })
-            }
-            thread.stackSize = 512 * 1024
-            thread.start()
-        }
+        let result = await onSmallStack { Result { try KeyedUnarchiver.unarchivedObject(ofClass: Node.self, from: data, limits: .unlimited) } }
         guard case .failure(let failure) = result, let error = failure as? VettedError else {
             Issue.record("expected a depth error, got \(result)")
             return

@@ -32,22 +32,16 @@ import VettedJSON
     @Test func valuesAtTheDepthCeilingAreSafeOnSmallStacks() async throws {
         let depth = Limits.depthCeiling
         let text = String(repeating: "[{\"k\":", count: depth / 2) + "1" + String(repeating: "}]", count: depth / 2)
-        let ok = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let thread = Thread {
-                var success = false
-                do {
-                    let value = try JSONParser(limits: .unlimited).parse(text)
-                    let again = try JSONParser(limits: .unlimited).parse(value.jsonBytes(.pretty))
-                    var hasher = Hasher()
-                    value.hash(into: &hasher)
-                    success = value == again && value.description.utf8.count == text.utf8.count
-                } catch {
-                    success = false
-                }
-                continuation.resume(returning: success)
+        let ok = await onSmallStack {
+            do {
+                let value = try JSONParser(limits: .unlimited).parse(text)
+                let again = try JSONParser(limits: .unlimited).parse(value.jsonBytes(.pretty))
+                var hasher = Hasher()
+                value.hash(into: &hasher)
+                return value == again && value.description.utf8.count == text.utf8.count
+            } catch {
+                return false
             }
-            thread.stackSize = 512 * 1024
-            thread.start()
         }
         #expect(ok)
         // One level more is refused at the 1,025th opener: the `{` of the 512th `[{"k":`.

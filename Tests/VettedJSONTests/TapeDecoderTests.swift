@@ -3,6 +3,7 @@ import Testing
 import VettedCore
 import VettedJSON
 import VettedRules
+import VettedTestSupport
 
 /// Paths of the tape decoder that the differential tests reach only by
 /// chance: key lookups out of document order, containers used after their
@@ -97,14 +98,10 @@ import VettedRules
     /// Decodes on a thread with a 512 KiB stack.
     static func decodeOnSmallStack(levels: Int) async -> Result<[Level], any Error> {
         let data = document(levels: levels)
-        return await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let decoder = VettedJSONDecoder()
-                decoder.limits = .unlimited
-                continuation.resume(returning: Result { try decoder.decode([Level].self, from: data) })
-            }
-            thread.stackSize = 512 * 1024
-            thread.start()
+        return await onSmallStack {
+            let decoder = VettedJSONDecoder()
+            decoder.limits = .unlimited
+            return Result { try decoder.decode([Level].self, from: data) }
         }
     }
 
@@ -113,14 +110,10 @@ import VettedRules
     @Test func jsonValuesAtTheDepthCeilingDecodeOnASmallStack() async throws {
         let depth = Limits.depthCeiling
         let text = String(repeating: "[{\"k\":", count: depth / 2) + "1" + String(repeating: "}]", count: depth / 2)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONValue, any Error>, Never>) in
-            let thread = Thread {
-                let decoder = VettedJSONDecoder()
-                decoder.limits = .unlimited
-                continuation.resume(returning: Result { try decoder.decode(JSONValue.self, from: Data(text.utf8)) })
-            }
-            thread.stackSize = 512 * 1024
-            thread.start()
+        let result = await onSmallStack {
+            let decoder = VettedJSONDecoder()
+            decoder.limits = .unlimited
+            return Result { try decoder.decode(JSONValue.self, from: Data(text.utf8)) }
         }
         #expect(try result.get() == JSONParser(limits: .unlimited).parse(text))
     }

@@ -187,23 +187,17 @@ import VettedPlist
     /// parsed, written in both formats, read back, compared and released on a
     /// thread with a 512 KiB stack.
     @Test func valuesAtTheDepthCeilingAreSafeOnSmallStacks() async {
-        let ok = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let thread = Thread {
-                var value = PlistValue.bool(true)
-                for level in 0..<(Limits.depthCeiling - 1) { value = level.isMultiple(of: 2) ? .array([value]) : .dictionary(["k": value]) }
-                var success = false
-                do {
-                    let parser = PlistParser(limits: .unlimited)
-                    let binary = try parser.parse(PlistWriter.binary(value))
-                    let xml = try parser.parse(try PlistWriter.xml(binary))
-                    success = binary == value && xml == value
-                } catch {
-                    success = false
-                }
-                continuation.resume(returning: success)
+        let ok = await onSmallStack {
+            var value = PlistValue.bool(true)
+            for level in 0..<(Limits.depthCeiling - 1) { value = level.isMultiple(of: 2) ? .array([value]) : .dictionary(["k": value]) }
+            do {
+                let parser = PlistParser(limits: .unlimited)
+                let binary = try parser.parse(PlistWriter.binary(value))
+                let xml = try parser.parse(try PlistWriter.xml(binary))
+                return binary == value && xml == value
+            } catch {
+                return false
             }
-            thread.stackSize = 512 * 1024
-            thread.start()
         }
         #expect(ok)
     }

@@ -26,3 +26,14 @@ public enum SingleByteMutations {
         (exhaustive ? Set(0...UInt8.max) : Set(sample(byte))).subtracting([byte])
     }
 }
+
+/// What `body` returns when run on a thread with a 512 KiB stack, the
+/// smallest a Swift platform gives a thread (Darwin's secondary threads):
+/// where tests show that deep input cannot overflow the stack.
+public func onSmallStack<T>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+}
