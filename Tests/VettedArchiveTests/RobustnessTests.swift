@@ -30,7 +30,7 @@ import VettedTestSupport
 
     /// Every single-byte mutation of every Apple archive and of Vetted's own gives a value or a
     /// typed error. By default 3 replacement values per byte, decoded as ArchivedValue and as a
-    /// Purchase; with VETTED_EXHAUSTIVE=1 (CI, release build) all 255, also inspected as a graph.
+    /// Purchase; with VETTED_EXHAUSTIVE=1 (by hand, release build: see the README) all 255, also inspected as a graph.
     @Test(arguments: inputs)
     func everySingleByteMutationGivesAValueOrATypedError(name: String) throws {
         let original: Data

@@ -53,7 +53,7 @@ struct AppleArchiveTests {
     /// Every single-byte change of every archive gives a value or a typed
     /// error located inside the input. By default each byte is changed to
     /// eleven values that exercise markers, sizes and offsets; with
-    /// VETTED_EXHAUSTIVE=1 (as CI runs it, in a release build) to all 255
+    /// VETTED_EXHAUSTIVE=1 (by hand, in a release build; see the README) to all 255
     /// others. Foundation's reader is never called on mutated data: it crashes.
     @Test(arguments: Fixtures.appleArchiveNames)
     func everySingleByteMutationGivesAValueOrATypedError(name: String) throws {

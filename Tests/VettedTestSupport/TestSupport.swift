@@ -17,7 +17,7 @@ public func thrownError(
 
 /// The replacement values of single-byte mutation tests.
 public enum SingleByteMutations {
-    /// `VETTED_EXHAUSTIVE=1` (CI, in a release build): every other byte value.
+    /// `VETTED_EXHAUSTIVE=1` (by hand, in a release build; see the README): every other byte value.
     public static let exhaustive = ProcessInfo.processInfo.environment["VETTED_EXHAUSTIVE"] == "1"
 
     /// The values to put in place of `byte`: all 255 others when exhaustive, else those of
