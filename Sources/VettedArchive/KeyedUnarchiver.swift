@@ -361,8 +361,8 @@ public final class KeyedUnarchiver {
         // the stack budget, deeper ones (past a few) check it.
         if levels.count == 1 { stack = StackGuard() }
         defer { if levels.count == 1 { stack = nil } }
-        if levels.count > 8, let stack, !stack.hasRoom() {
-            fail(.depthLimitExceeded, "objects nest deeper than decoding may recurse on the stack (\(StackGuard.defaultBudget / 1024) KiB)", at: path)
+        if let stack, !stack.hasRoom(atDepth: levels.count) {
+            fail(.depthLimitExceeded, "objects nest " + StackGuard.exceededMessage, at: path)
             return nil
         }
         inProgress.insert(index)

@@ -260,7 +260,7 @@ extension Array {
 
 /// A stack budget for recursion that input drives through code Vetted does
 /// not own (a model's `init(from:)`, a class's `init(coder:)`): the decoder
-/// asks ``hasRoom()`` before each level deeper than a few and fails with a
+/// asks ``hasRoom(atDepth:)`` before each level and fails with a
 /// typed error instead of overflowing the stack. Depth limits count levels;
 /// this counts bytes, whatever each level costs (debug builds and large
 /// frames included).
@@ -282,8 +282,16 @@ package struct StackGuard {
         self.budget = UInt(clamping: budget)
     }
 
-    /// Whether another level of recursion stays within the budget.
-    package func hasRoom() -> Bool {
+    /// Levels that never ask: the check costs a call, and shallow input is the common case.
+    package static let uncheckedLevels = 8
+
+    /// What a decoder says when the budget runs out.
+    package static let exceededMessage = "deeper than decoding may recurse on the stack (\(defaultBudget / 1024) KiB)"
+
+    /// Whether a level at `depth` (the nesting of the value about to be
+    /// decoded) stays within the budget.
+    package func hasRoom(atDepth depth: Int) -> Bool {
+        guard depth > Self.uncheckedLevels else { return true }
         let here = Self.currentAddress()
         // Stacks grow down on every platform Swift supports.
         return here >= start || start - here < budget

@@ -380,8 +380,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// Decodes `T` from the current value, with special types and validation.
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
-        // Shallow values never ask: the guard's check costs a call.
-        if path.count >= TapeDecoder.unguardedDepth, !document.stack.hasRoom() { throw tooDeep() }
+        guard document.stack.hasRoom(atDepth: path.count) else { throw tooDeep() }
         // Only a Validatable type's own keyed container sees its rules.
         let savedActive = active
         active = nil
@@ -432,15 +431,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         try SameType.cast(try Elements.decodeFromTape(self), to: T.self)
     }
 
-    /// Levels decoded without asking the stack guard.
-    static let unguardedDepth = 8
-
     /// The value at the current path nests deeper than this call's stack budget allows.
     func tooDeep() -> DecodingError {
         let codingPath = codingPath
         let error = VettedError(
             code: .depthLimitExceeded, path: DocumentPath(codingPath: codingPath),
-            message: "the model nests deeper than decoding may recurse on the stack (\(StackGuard.defaultBudget / 1024) KiB)")
+            message: "the model nests " + StackGuard.exceededMessage)
         return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
     }
 
