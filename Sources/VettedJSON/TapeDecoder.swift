@@ -106,10 +106,8 @@ final class DecodingDocument {
     func keyEquals(_ entry: JSONTape.Entry, _ key: String) -> Bool {
         let start = entry.first
         if entry.has(JSONTape.needsDecoding) { return string(entry) == key }
-        let utf8 = key.utf8.span
-        guard entry.payload - start == utf8.count, let scanner else { return false }
-        for index in 0..<utf8.count where scanner.byte(at: start + index) != utf8[index] { return false }
-        return true
+        guard let scanner else { return false }
+        return scanner.bytesEqual(start..<Swift.max(start, entry.payload), key.utf8.span)
     }
 
     /// The literal of a number entry.
@@ -235,7 +233,7 @@ extension Array: TapeArrayDecodable where Element: Decodable {
         var position = array + 1
         var index = 0
         while position < entry.payload {
-            elements.append(try decoder.child(at: position, base: base, .index(index)) { try decoder.unwrap(Element.self) })
+            elements.append(try decoder.child(Element.self, at: position, base: base, .index(index)))
             position = document.next(after: position)
             index += 1
         }
@@ -261,6 +259,8 @@ final class TypeRules {
     let relationKeys: [String]
     /// For each relation, the positions of its keys in ``relationKeys``.
     let relationSlots: [[Int]]
+    /// One `nil` per relation key: a value's empty slots, appended in one step.
+    let emptySlots: [Any?]
 
     init<V: Validatable>(_ type: V.Type) {
         let validation = V.validation
@@ -277,6 +277,7 @@ final class TypeRules {
         relationSlots = validation.relations.map { relation in
             relation.keys.compactMap { relationKeys.firstIndex(of: $0) }
         }
+        emptySlots = Array(repeating: nil, count: relationKeys.count)
     }
 }
 
@@ -313,21 +314,27 @@ enum PathBase {
 /// implementations ask for nested values.
 final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     let document: DecodingDocument
-    /// The tape index of the value being decoded.
-    var current: Int
+    /// Where decoding is, saved and restored in one step as it moves to a child.
+    struct Frame {
+        /// The tape index of the value being decoded.
+        var current: Int
+        /// The rules of the type whose `init(from:)` runs now, for its keyed container.
+        var active: ActiveRules?
+    }
+
+    var frame: Frame
+    var current: Int { frame.current }
+    var active: ActiveRules? { frame.active }
     var path: [PathComponent]
-    /// The rules of the type whose `init(from:)` runs now, for its keyed container.
-    var active: ActiveRules?
     /// Values of relation fields, per active Validatable value (a stack).
     var relationValues: [Any?] = []
     /// Where the last key lookup ended: the next lookup in the same object starts there,
-    /// so keys asked for in document order are found at once.
-    var lastObject = -1
-    var lastNext = 0
+    /// so keys asked for in document order are found at once. One property, read and written once per lookup.
+    var hint = (object: -1, next: 0)
 
     init(document: DecodingDocument, current: Int, path: [PathComponent]) {
         self.document = document
-        self.current = current
+        self.frame = Frame(current: current, active: nil)
         self.path = path
     }
 
@@ -359,41 +366,50 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     // MARK: Moving
 
-    /// Decodes the value at `index`, one `component` below `base`.
-    @inline(__always)
-    func child<T>(at index: Int, base: PathBase, _ component: PathComponent, _ body: () throws -> T) rethrows -> T {
-        let savedCurrent = current
-        current = index
-        defer { current = savedCurrent }
+    /// Decodes a `T` from the value at `index`, one `component` below `base`.
+    func child<T: Decodable>(_ type: T.Type, at index: Int, base: PathBase, _ component: PathComponent) throws -> T {
+        // Only a Validatable type's own keyed container sees its rules, so the child starts without any.
+        let saved = frame
+        frame = Frame(current: index, active: nil)
+        defer { frame = saved }
         if case .depth(let depth) = base, depth == path.count {
             path.append(component)
             defer { path.removeLast() }
-            return try body()
+            return try decodeCurrent(T.self, depth: depth + 1)
         }
         let savedPath = path
-        path = components(base) + [component]
+        let components = components(base) + [component]
+        path = components
         defer { path = savedPath }
-        return try body()
+        return try decodeCurrent(T.self, depth: components.count)
     }
 
     // MARK: Values
 
     /// Decodes `T` from the current value, with special types and validation.
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
-        guard document.stack.hasRoom(atDepth: path.count) else { throw tooDeep() }
-        // Only a Validatable type's own keyed container sees its rules.
-        let savedActive = active
-        active = nil
-        defer { active = savedActive }
+        let saved = frame
+        frame.active = nil
+        defer { frame = saved }
+        return try decodeCurrent(T.self, depth: path.count)
+    }
+
+    /// ``unwrap(_:)`` once the frame is set up: no rules active, `depth` components in the path.
+    private func decodeCurrent<T: Decodable>(_ type: T.Type, depth: Int) throws -> T {
+        guard document.stack.hasRoom(atDepth: depth) else { throw tooDeep() }
         let info = document.info(for: T.self)
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.array != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
         let base = relationValues.count
-        if !rules.relationKeys.isEmpty { relationValues.append(contentsOf: repeatElement(nil, count: rules.relationKeys.count)) }
-        defer { if relationValues.count > base { relationValues.removeSubrange(base...) } }
+        let slots = rules.emptySlots
+        if !slots.isEmpty { relationValues.append(contentsOf: slots) }
+        defer {
+            let extra = slots.isEmpty ? 0 : relationValues.count - base
+            if extra > 0 { relationValues.removeLast(extra) }
+        }
         let scope = ActiveRules(rules: rules, base: base)
-        active = scope
+        frame.active = scope
         do {
             let result = try T(from: self)
             try runRelations(scope)
@@ -440,12 +456,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
     }
 
-    /// Checks the field rules for `key` of the value `scope` belongs to (each
-    /// by `run`), and keeps the value for relations.
+    /// Checks the field rules for `key` of the value `scope` belongs to, and
+    /// keeps the value for relations.
     @inline(__always)
-    func validate<Value>(
-        _ decoded: Value, key: any CodingKey, scope: ActiveRules, base: PathBase, _ run: (FieldCheck, Value) -> RuleViolation?
-    ) throws {
+    func validate<Value>(_ decoded: Value, key: any CodingKey, scope: ActiveRules, base: PathBase) throws {
         let name = key.stringValue
         let length = name.utf8.count
         // Lengths first: `==` on different short strings is slower than it looks.
@@ -454,7 +468,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         for index in entries.indices where entries[index].length == length && entries[index].key == name {
             let entry = entries[index]
             for check in entry.checks {
-                if let violation = run(check, decoded) { try document.record(violation, at: codingPath(base) + [key]) }
+                if let violation = check.check(typed: decoded) { try document.record(violation, at: codingPath(base) + [key]) }
             }
             if let slot = entry.slot {
                 let position = scope.base + slot
@@ -467,11 +481,17 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     private func runRelations(_ scope: ActiveRules) throws {
         let rules = scope.rules
         guard !rules.relations.isEmpty else { return }
+        // One read of the class's array (each read is an exclusivity check).
+        let stored = relationValues
         func value(_ slot: Int) -> Any? {
             let position = scope.base + slot
-            return relationValues.indices.contains(position) ? relationValues[position] : nil
+            return stored.indices.contains(position) ? stored[position] : nil
         }
-        for (relation, slots) in zip(rules.relations, rules.relationSlots) where slots.count == relation.keys.count {
+        let relations = rules.relations
+        for index in relations.indices where index < rules.relationSlots.count {
+            let relation = relations[index]
+            let slots = rules.relationSlots[index]
+            guard slots.count == relation.keys.count else { continue }
             let violation: RuleViolation?
             if let pair = relation.pairBody, slots.count == 2 {
                 // The common case, without collecting the values.
@@ -792,8 +812,8 @@ struct KeyedReader {
         }
         // Start where the last lookup in this object ended, then wrap around.
         let first = object + 1
-        let (lastObject, lastNext) = (decoder.lastObject, decoder.lastNext)
-        let start = lastObject == object && lastNext > first && lastNext < end ? lastNext : first
+        let hint = decoder.hint
+        let start = hint.object == object && hint.next > first && hint.next < end ? hint.next : first
         var position = start
         var wrapped = false
         while true {
@@ -805,8 +825,7 @@ struct KeyedReader {
             if wrapped, position >= start { return nil }
             if document.keyEquals(document.entry(position), name) {
                 let value = position + 1
-                decoder.lastObject = object
-                decoder.lastNext = document.next(after: value)
+                decoder.hint = (object, document.next(after: value))
                 return value
             }
             position = document.next(after: position + 1)
@@ -824,34 +843,27 @@ struct KeyedReader {
     func decodeNil(_ key: any CodingKey) throws -> Bool { decoder.document.entry(try member(key)).kind == .null }
 
     /// Decodes the member `key` with `body` (given its tape index and a lazily
-    /// built path), then checks the field's rules (each with `check`).
+    /// built path), then checks the field's rules.
     @inline(__always)
-    private func decodeValue<T>(
-        _ key: any CodingKey, _ body: (Int, @autoclosure () -> [any CodingKey]) throws -> T,
-        check: (FieldCheck, T) -> RuleViolation? = { check, value in check.check(value) }
-    ) throws -> T {
+    private func decodeValue<T>(_ key: any CodingKey, _ body: (Int, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
         let value = try body(try member(key), codingPath + [key])
-        if let active { try decoder.validate(value, key: key, scope: active, base: base, check) }
+        if let active { try decoder.validate(value, key: key, scope: active, base: base) }
         return value
     }
 
     func bool(_ key: any CodingKey) throws -> Bool { try decodeValue(key) { try decoder.bool(at: $0, $1()) } }
-    func string(_ key: any CodingKey) throws -> String {
-        try decodeValue(key, { try decoder.string(at: $0, $1()) }, check: { $0.check(string: $1) })
-    }
+    func string(_ key: any CodingKey) throws -> String { try decodeValue(key) { try decoder.string(at: $0, $1()) } }
     func double(_ key: any CodingKey) throws -> Double { try decodeValue(key) { try decoder.double(at: $0, $1()) } }
     func float(_ key: any CodingKey) throws -> Float { try decodeValue(key) { try decoder.float(at: $0, $1()) } }
-    func int(_ key: any CodingKey) throws -> Int {
-        try decodeValue(key, { try decoder.integer(Int.self, at: $0, $1()) }, check: { $0.check(int: $1) })
-    }
+    func int(_ key: any CodingKey) throws -> Int { try decodeValue(key) { try decoder.integer(Int.self, at: $0, $1()) } }
     func integer<I: FixedWidthInteger>(_ type: I.Type, _ key: any CodingKey) throws -> I {
         try decodeValue(key) { try decoder.integer(I.self, at: $0, $1()) }
     }
     func decode<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
         // Written out rather than through `decodeValue`: generic closures there cost an allocation per value.
         let index = try member(key)
-        let value = try decoder.child(at: index, base: base, .key(key)) { try decoder.unwrap(T.self) }
-        if let active { try decoder.validate(value, key: key, scope: active, base: base) { check, value in check.check(value) } }
+        let value = try decoder.child(T.self, at: index, base: base, .key(key))
+        if let active { try decoder.validate(value, key: key, scope: active, base: base) }
         return value
     }
 
@@ -943,7 +955,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         let index = currentIndex
         let base = base
         return try next(type) { decoder, position, _ in
-            try decoder.child(at: position, base: base, .index(index)) { try decoder.unwrap(T.self) }
+            try decoder.child(T.self, at: position, base: base, .index(index))
         }
     }
 

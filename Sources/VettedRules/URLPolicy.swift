@@ -26,9 +26,9 @@ public struct URLPolicy: Sendable, Hashable {
     }
 
     /// Allowed schemes, lowercase. Default `https` only.
-    public var schemes: Set<String>
+    public var schemes: Set<String> { didSet { allowed = Allowed(schemes: schemes, hosts: hosts) } }
     /// Allowed hosts; empty allows any (still refusing IPs and confusables).
-    public var hosts: [Host]
+    public var hosts: [Host] { didSet { allowed = Allowed(schemes: schemes, hosts: hosts) } }
     /// Longest URL, in UTF-8 bytes, checked before parsing.
     public var maximumLength: Int
     public var allowsIPHosts: Bool
@@ -40,6 +40,7 @@ public struct URLPolicy: Sendable, Hashable {
     ) {
         self.schemes = Set(schemes.map { $0.lowercased() })
         self.hosts = hosts
+        allowed = Allowed(schemes: self.schemes, hosts: hosts)
         self.maximumLength = maximumLength
         self.allowsIPHosts = allowsIPHosts
         self.allowsUserInfo = allowsUserInfo
@@ -52,6 +53,31 @@ public struct URLPolicy: Sendable, Hashable {
         }
         if let verdict = asciiVerdict(text) { return verdict.violation }
         return generalViolation(for: text)
+    }
+
+    /// ``schemes`` and ``hosts`` as lowercase bytes, for the ASCII fast path
+    /// (derived from them, so it never changes equality).
+    private var allowed: Allowed
+
+    private struct Allowed: Sendable, Hashable {
+        var schemes: [[UInt8]] = []
+        /// Each host, and whether its subdomains are allowed too.
+        var hosts: [[UInt8]] = []
+        var subdomains: [Bool] = []
+
+        init(schemes: Set<String>, hosts: [Host]) {
+            self.schemes = schemes.map { Array($0.lowercased().utf8) }
+            for host in hosts {
+                switch host {
+                case .exact(let name):
+                    self.hosts.append(Array(name.lowercased().utf8))
+                    subdomains.append(false)
+                case .includingSubdomains(let name):
+                    self.hosts.append(Array(name.lowercased().utf8))
+                    subdomains.append(true)
+                }
+            }
+        }
     }
 
     /// The outcome of the ASCII fast path.
@@ -88,8 +114,9 @@ public struct URLPolicy: Sendable, Hashable {
                 return Verdict(violation: RuleViolation(.invalidURL, "not a URL: malformed scheme", value: text))
             }
         }
+        let allowed = allowed
         var schemeAllowed = false
-        for allowed in schemes where Self.equalIgnoringASCIICase(bytes, 0..<colon, allowed.utf8) {
+        for scheme in allowed.schemes where Self.equalLowercased(bytes, 0..<colon, scheme) {
             schemeAllowed = true
             break
         }
@@ -166,7 +193,7 @@ public struct URLPolicy: Sendable, Hashable {
         if isIP {
             return Verdict(violation: allowsIPHosts ? nil : RuleViolation(.ipHostNotAllowed, "host must be a name, not an IP address", value: text))
         }
-        guard !hosts.isEmpty, !matchesAllowed(bytes, hostStart..<hostEnd) else { return Verdict(violation: nil) }
+        guard !allowed.hosts.isEmpty, !Self.matchesAllowed(bytes, hostStart..<hostEnd, allowed) else { return Verdict(violation: nil) }
         return Verdict(violation: RuleViolation(.hostNotAllowed, "host is not one of the allowed hosts", value: text))
     }
 
@@ -176,29 +203,27 @@ public struct URLPolicy: Sendable, Hashable {
     private static func lowercase(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
 
     /// Whether the ASCII host `bytes[name]` is allowed, compared without building strings.
-    private func matchesAllowed(_ bytes: Span<UInt8>, _ name: Range<Int>) -> Bool {
-        for allowed in hosts {
-            switch allowed {
-            case .exact(let host):
-                if Self.equalIgnoringASCIICase(bytes, name, host.utf8) { return true }
-            case .includingSubdomains(let host):
-                let length = host.utf8.count
-                if Self.equalIgnoringASCIICase(bytes, name, host.utf8) { return true }
-                if name.count > length, bytes[name.upperBound - length - 1] == UInt8(ascii: "."),
-                    Self.equalIgnoringASCIICase(bytes, (name.upperBound - length)..<name.upperBound, host.utf8)
-                {
-                    return true
-                }
+    private static func matchesAllowed(_ bytes: Span<UInt8>, _ name: Range<Int>, _ allowed: Allowed) -> Bool {
+        for (host, subdomains) in zip(allowed.hosts, allowed.subdomains) {
+            if equalLowercased(bytes, name, host) { return true }
+            let length = host.count
+            if subdomains, name.count > length, bytes[name.upperBound - length - 1] == UInt8(ascii: "."),
+                equalLowercased(bytes, (name.upperBound - length)..<name.upperBound, host)
+            {
+                return true
             }
         }
         return false
     }
 
-    /// Whether `bytes[range]` and `other` are equal ignoring ASCII case.
-    private static func equalIgnoringASCIICase(_ bytes: Span<UInt8>, _ range: Range<Int>, _ other: String.UTF8View) -> Bool {
-        let other = other.span
-        guard range.count == other.count else { return false }
-        for offset in 0..<other.count where lowercase(bytes[range.lowerBound + offset]) != lowercase(other[offset]) { return false }
+    /// Whether `bytes[range]` equals `lowercased` (already lowercase) ignoring ASCII case.
+    private static func equalLowercased(_ bytes: Span<UInt8>, _ range: Range<Int>, _ lowercased: [UInt8]) -> Bool {
+        guard range.count == lowercased.count else { return false }
+        var offset = 0
+        for index in range {
+            guard lowercase(bytes[index]) == lowercased[offset] else { return false }
+            offset += 1
+        }
         return true
     }
 

@@ -84,17 +84,12 @@ public struct FieldCheck: Sendable {
     /// One reference, so that the decoder's loops copy a check for one retain.
     private final class Storage: Sendable {
         let key: String
-        let body: @Sendable (Any) -> RuleViolation?
-        /// The rule itself when it checks a `String` or an `Int`: the decoder
-        /// calls it with the value, without boxing it in `Any` and casting back.
-        let stringRule: Rule<String>?
-        let intRule: Rule<Int>?
+        /// The rule, which checks a value of its own type without boxing it in `Any`.
+        let rule: any TypedRule
 
-        init(key: String, body: @escaping @Sendable (Any) -> RuleViolation?, stringRule: Rule<String>?, intRule: Rule<Int>?) {
+        init(key: String, rule: any TypedRule) {
             self.key = key
-            self.body = body
-            self.stringRule = stringRule
-            self.intRule = intRule
+            self.rule = rule
         }
     }
 
@@ -102,49 +97,59 @@ public struct FieldCheck: Sendable {
 
     public var key: String { storage.key }
 
-    init(key: String, stringRule: Rule<String>? = nil, intRule: Rule<Int>? = nil, body: @escaping @Sendable (Any) -> RuleViolation?) {
-        storage = Storage(key: key, body: body, stringRule: stringRule, intRule: intRule)
+    init<Value>(key: String, rule: Rule<Value>) {
+        storage = Storage(key: key, rule: TypedRuleBox(rule: rule))
     }
 
     /// Checks `value` if it has the rule's type.
-    public func check(_ value: Any) -> RuleViolation? { storage.body(value) }
+    public func check(_ value: Any) -> RuleViolation? { storage.rule.check(any: value) }
 
-    /// Checks a `String` value.
-    package func check(string value: String) -> RuleViolation? {
-        if let rule = storage.stringRule { return rule.check(value) }
-        return storage.body(value)
+    /// Checks a value the decoder has in hand: at no cost of boxing or casting
+    /// when its type is the rule's own (the common case).
+    package func check<T>(typed value: T) -> RuleViolation? {
+        if let outcome = storage.rule.check(exactly: value) { return outcome }
+        return storage.rule.check(any: value)
+    }
+}
+
+/// A rule behind an existential, checked on values of any static type.
+protocol TypedRule: Sendable {
+    /// The rule's outcome when `T` is its value type; `nil` (unchecked) when it is not.
+    func check<T>(exactly value: T) -> RuleViolation??
+    /// The rule's outcome when `value` casts to its value type (a subclass, a
+    /// bridged type); `nil` when it does not.
+    func check(any value: Any) -> RuleViolation?
+}
+
+struct TypedRuleBox<Value>: TypedRule {
+    let rule: Rule<Value>
+
+    func check<T>(exactly value: T) -> RuleViolation?? {
+        do throws(SameType.Mismatch) {
+            return .some(rule.check(try SameType.cast(value, to: Value.self)))
+        } catch {
+            return .none
+        }
     }
 
-    /// Checks an `Int` value.
-    package func check(int value: Int) -> RuleViolation? {
-        if let rule = storage.intRule { return rule.check(value) }
-        return storage.body(value)
+    func check(any value: Any) -> RuleViolation? { withValue(value, as: Value.self) { rule.check($0) } }
+}
+
+/// `value` as `Value`, handed to `body`; `nil` when it is not one. A `switch`
+/// cast: unlike `as?`, it asks the runtime for no `Value?` metadata, which in
+/// generic code is a hash-table lookup on every call.
+@inline(__always)
+func withValue<Value>(_ value: Any, as type: Value.Type, _ body: (Value) -> RuleViolation?) -> RuleViolation? {
+    switch value {
+    case let value as Value: body(value)
+    default: nil
     }
 }
 
 /// `Field("name", Rule<String>.length(1...200))`
 public func Field<Value: SendableMetatype>(_ key: String, _ rule: Rule<Value>) -> FieldCheck {
-    FieldCheck(key: key) { value in
-        guard let value = value as? Value else { return nil }
-        return rule.check(value)
-    }
+    FieldCheck(key: key, rule: rule)
 }
-
-/// `Field("name", Rule<String>.length(1...200))`, which the decoder runs without boxing the value.
-public func Field(_ key: String, _ rule: Rule<String>) -> FieldCheck {
-    FieldCheck(key: key, stringRule: rule) { value in (value as? String).flatMap(rule.check) }
-}
-
-/// `Field("id", Rule<Int>.range(1...100))`, which the decoder runs without boxing the value.
-public func Field(_ key: String, _ rule: Rule<Int>) -> FieldCheck {
-    FieldCheck(key: key, intRule: rule) { value in (value as? Int).flatMap(rule.check) }
-}
-
-/// `Field(CodingKeys.name, Rule<String>.length(1...200))`
-public func Field(_ key: some CodingKey, _ rule: Rule<String>) -> FieldCheck { Field(key.stringValue, rule) }
-
-/// `Field(CodingKeys.id, Rule<Int>.range(1...100))`
-public func Field(_ key: some CodingKey, _ rule: Rule<Int>) -> FieldCheck { Field(key.stringValue, rule) }
 
 /// `Field(CodingKeys.name, Rule<String>.length(1...200))`
 public func Field<Value: SendableMetatype>(_ key: some CodingKey, _ rule: Rule<Value>) -> FieldCheck {
@@ -194,8 +199,17 @@ public func Relation<Value: SendableMetatype>(
     _ first: String, _ second: String, as type: Value.Type, _ code: VettedError.Code, _ message: String,
     _ holds: @escaping @Sendable (Value, Value) -> Bool
 ) -> RelationCheck {
-    RelationCheck(first, second, reportedAt: first) { a, b in
-        guard let a = a as? Value, let b = b as? Value else { return nil }
-        return holds(a, b) ? nil : RuleViolation(code, message)
+    @Sendable func check(_ a: Value, _ b: Value) -> RuleViolation? { holds(a, b) ? nil : RuleViolation(code, message) }
+    /// Opens the values' boxes: when both are exactly `Value`, no cast runs.
+    @Sendable func exactly<A, B>(_ a: A, _ b: B) -> RuleViolation?? {
+        do throws(SameType.Mismatch) {
+            return .some(check(try SameType.cast(a, to: Value.self), try SameType.cast(b, to: Value.self)))
+        } catch {
+            return .none
+        }
+    }
+    return RelationCheck(first, second, reportedAt: first) { a, b in
+        if let outcome = exactly(a, b) { return outcome }
+        return withValue(a, as: Value.self) { a in withValue(b, as: Value.self) { b in check(a, b) } }
     }
 }
