@@ -196,3 +196,51 @@ import VettedTestSupport
         #expect(checked > 30_000)
     }
 }
+
+/// Field checks and relations take the value in hand without boxing it when
+/// its type is the rule's own, and fall back to a cast for subclasses.
+@Suite struct TypedCheckTests {
+    class Shape: Comparable, @unchecked Sendable {
+        let sides: Int
+        init(sides: Int) { self.sides = sides }
+        static func == (lhs: Shape, rhs: Shape) -> Bool { lhs.sides == rhs.sides }
+        static func < (lhs: Shape, rhs: Shape) -> Bool { lhs.sides < rhs.sides }
+    }
+    final class Square: Shape, @unchecked Sendable {
+        init() { super.init(sides: 4) }
+    }
+
+    static let atMostThreeSides = Field("shape", Rule<Shape>.custom(.outOfRange, "too many sides") { $0.sides <= 3 })
+
+    @Test func fieldChecksRunOnTheirTypeAndOnSubclasses() {
+        let check = Self.atMostThreeSides
+        #expect(check.check(typed: Shape(sides: 3)) == nil)
+        #expect(check.check(typed: Shape(sides: 5))?.code == .outOfRange)  // the rule's own type
+        #expect(check.check(typed: Square())?.code == .outOfRange)  // a subclass, by cast
+        #expect(check.check(Square() as Any)?.code == .outOfRange)  // boxed
+        #expect(check.check(typed: "five sides") == nil)  // another type is not the rule's to check
+    }
+
+    @Test func relationsRunOnTheirTypeAndOnSubclasses() throws {
+        let relation = Relation("later", after: "earlier", as: Shape.self)
+        let pair = try #require(relation.pairBody)
+        #expect(pair(Shape(sides: 4), Shape(sides: 3)) == nil)
+        #expect(pair(Shape(sides: 3), Shape(sides: 4))?.code == .relationViolated)
+        #expect(pair(Shape(sides: 3), Square())?.code == .relationViolated)  // one side a subclass
+        #expect(pair(Shape(sides: 3), 4) == nil)  // not a Shape: not checked
+        #expect(relation.check(["later": Shape(sides: 3), "earlier": Square()])?.code == .relationViolated)
+    }
+
+    /// The ASCII fast path compares against byte copies of the allowlists; changing them after `init` updates the copies.
+    @Test func urlPolicyChangesAfterInitApply() {
+        var policy = URLPolicy(hosts: [.exact("example.com")])
+        #expect(policy.violation(for: "https://other.test/")?.code == .hostNotAllowed)
+        policy.hosts = [.exact("Other.test")]
+        #expect(policy.violation(for: "https://other.test/") == nil)
+        #expect(policy.violation(for: "https://example.com/")?.code == .hostNotAllowed)
+        #expect(policy.violation(for: "http://other.test/")?.code == .schemeNotAllowed)
+        policy.schemes = ["http"]
+        #expect(policy.violation(for: "HTTP://other.test/") == nil)
+        #expect(policy == URLPolicy(schemes: ["http"], hosts: [.exact("Other.test")]))
+    }
+}
