@@ -456,11 +456,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
     }
 
-    /// Checks the field rules for `key` of the value `scope` belongs to, and
-    /// keeps the value for relations.
+    /// Checks the field rules for `key` (whose string value is `name`) of the
+    /// value `scope` belongs to, and keeps the value for relations.
     @inline(__always)
-    func validate<Value>(_ decoded: Value, key: any CodingKey, scope: ActiveRules, base: PathBase) throws {
-        let name = key.stringValue
+    func validate<Value>(_ decoded: Value, key: any CodingKey, name: String, scope: ActiveRules, base: PathBase) throws {
         let length = name.utf8.count
         // Lengths first: `==` on different short strings is slower than it looks.
         // By index, so that only the entry that matches is copied.
@@ -725,8 +724,10 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func superDecoder(forKey key: Key) throws -> any Decoder { reader.superDecoder(at: reader.find(key.stringValue), .key(key)) }
 }
 
-/// The work of a keyed container, on keys as `any CodingKey`.
-struct KeyedReader {
+/// The work of a keyed container, on keys as `any CodingKey`. A class: the
+/// standard library's container box copies the container for every call,
+/// and a copy of one reference is one retain.
+final class KeyedReader {
     let decoder: TapeDecoder
     let object: Int
     let base: PathBase
@@ -832,22 +833,24 @@ struct KeyedReader {
         }
     }
 
-    private func member(_ key: any CodingKey) throws -> Int {
-        guard let index = find(key.stringValue) else {
+    /// The value index of `key`, whose string value is `name`.
+    private func member(_ key: any CodingKey, _ name: String) throws -> Int {
+        guard let index = find(name) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
         return index
     }
 
-    func decodeNil(_ key: any CodingKey) throws -> Bool { decoder.document.entry(try member(key)).kind == .null }
+    func decodeNil(_ key: any CodingKey) throws -> Bool { decoder.document.entry(try member(key, key.stringValue)).kind == .null }
 
     /// Decodes the member `key` with `body` (given its tape index and a lazily
     /// built path), then checks the field's rules.
     @inline(__always)
     private func decodeValue<T>(_ key: any CodingKey, _ body: (Int, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
-        let value = try body(try member(key), codingPath + [key])
-        if let active { try decoder.validate(value, key: key, scope: active, base: base) }
+        let name = key.stringValue
+        let value = try body(try member(key, name), codingPath + [key])
+        if let active { try decoder.validate(value, key: key, name: name, scope: active, base: base) }
         return value
     }
 
@@ -861,9 +864,10 @@ struct KeyedReader {
     }
     func decode<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
         // Written out rather than through `decodeValue`: generic closures there cost an allocation per value.
-        let index = try member(key)
+        let name = key.stringValue
+        let index = try member(key, name)
         let value = try decoder.child(T.self, at: index, base: base, .key(key))
-        if let active { try decoder.validate(value, key: key, scope: active, base: base) }
+        if let active { try decoder.validate(value, key: key, name: name, scope: active, base: base) }
         return value
     }
 
