@@ -41,12 +41,22 @@ case "$target" in
 esac
 flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g -I "$build")
 
-for module in "${modules[@]}"; do
-  swiftc "${flags[@]}" -wmo -module-name "$module" -emit-module -emit-module-path "$build/$module.swiftmodule" \
-    -c "$root"/Sources/"$module"/*.swift -o "$build/$module.o"
-done
+# Modules are built once into a shared directory and reused by every target
+# that needs them (CI builds six targets): a module is rebuilt when one of its
+# sources, or a module built before it, is newer than its object file.
+shared_modules="$root/.build-fuzz/modules"
+mkdir -p "$shared_modules"
+flags+=(-I "$shared_modules")
 objects=()
-for module in "${modules[@]}"; do objects+=("$build/$module.o"); done
+for module in "${modules[@]}"; do
+  object="$shared_modules/$module.o"
+  if [ ! -f "$object" ] || [ -n "$(find "$root/Sources/$module" "${objects[@]}" -newer "$object" -print -quit)" ]; then
+    echo "building $module"
+    swiftc "${flags[@]}" -wmo -module-name "$module" -emit-module -emit-module-path "$shared_modules/$module.swiftmodule" \
+      -c "$root"/Sources/"$module"/*.swift -o "$object"
+  fi
+  objects+=("$object")
+done
 swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$target" "$entry" "${extra[@]}" "${objects[@]}" -o "$build/fuzz-$target"
 
 # Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
