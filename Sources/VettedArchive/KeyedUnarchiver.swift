@@ -359,10 +359,10 @@ public final class KeyedUnarchiver {
         }
         // Classes recurse in their own init(coder:): the outermost object sets
         // the stack budget, deeper ones (past a few) check it.
-        if levels.count == 1 { stack = StackGuard() }
+        if levels.count == 1 { stack = StackGuard(budget: limits.maxStackBytes) }
         defer { if levels.count == 1 { stack = nil } }
         if let stack, !stack.hasRoom(atDepth: levels.count) {
-            fail(.depthLimitExceeded, "objects nest " + StackGuard.exceededMessage, at: path)
+            fail(.depthLimitExceeded, "objects nest " + stack.exceededMessage, at: path)
             return nil
         }
         inProgress.insert(index)

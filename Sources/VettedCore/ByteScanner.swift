@@ -294,14 +294,11 @@ extension Array {
 /// thread. One guard serves one synchronous call on one thread.
 @safe
 package struct StackGuard {
-    /// Stack a decoding call may use below its entry: half of a 512 KiB thread
-    /// stack, leaving the rest for the caller and for the last level.
-    package static let defaultBudget = 256 * 1024
-
     private let start: UInt
     private let budget: UInt
 
-    package init(budget: Int = StackGuard.defaultBudget) {
+    /// A guard allowing `budget` bytes (``Limits/maxStackBytes``) below the caller.
+    package init(budget: Int) {
         start = Self.currentAddress()
         self.budget = UInt(clamping: budget)
     }
@@ -310,7 +307,9 @@ package struct StackGuard {
     package static let uncheckedLevels = 8
 
     /// What a decoder says when the budget runs out.
-    package static let exceededMessage = "deeper than decoding may recurse on the stack (\(defaultBudget / 1024) KiB)"
+    package var exceededMessage: String {
+        "deeper than decoding may recurse on the stack (\(budget / 1024) KiB, Limits.maxStackBytes)"
+    }
 
     /// Whether a level at `depth` (the nesting of the value about to be
     /// decoded) stays within the budget.

@@ -15,6 +15,7 @@
 /// | ``maxMembers`` | 1,000,000 | elements of one array or members of one object |
 /// | ``maxValues`` | 10,000,000 | values in the whole document |
 /// | ``maxNumberLength`` | 256 | characters of one number literal |
+/// | ``maxStackBytes`` | 256 KiB | stack one decoding call may use for models that recurse |
 public struct Limits: Sendable, Hashable {
     /// Largest input accepted, in bytes.
     public var maxInputBytes: Int
@@ -28,6 +29,15 @@ public struct Limits: Sendable, Hashable {
     public var maxValues: Int
     /// Longest number literal, in bytes.
     public var maxNumberLength: Int
+    /// Stack that decoding into model types (`VettedJSONDecoder`,
+    /// `KeyedUnarchiver`) may use below the call, in bytes. A model's own
+    /// `init(from:)` or `init(coder:)` recurses once per level of the input, so
+    /// this bounds nesting by what it costs rather than by level count: past
+    /// it, decoding stops with `depthLimitExceeded`. The default, half of a
+    /// 512 KiB secondary thread's stack, allows about 150 levels of a
+    /// recursive model in a release build. Raise it only for calls on threads
+    /// known to have more stack (the main thread has 8 MiB on Linux and macOS).
+    public var maxStackBytes: Int
 
     /// The hard ceiling on nesting, whatever ``maxDepth`` says.
     ///
@@ -42,7 +52,8 @@ public struct Limits: Sendable, Hashable {
         maxStringBytes: Int = 8 << 20,
         maxMembers: Int = 1_000_000,
         maxValues: Int = 10_000_000,
-        maxNumberLength: Int = 256
+        maxNumberLength: Int = 256,
+        maxStackBytes: Int = 256 << 10
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxDepth = maxDepth
@@ -50,6 +61,7 @@ public struct Limits: Sendable, Hashable {
         self.maxMembers = maxMembers
         self.maxValues = maxValues
         self.maxNumberLength = maxNumberLength
+        self.maxStackBytes = maxStackBytes
     }
 
     /// The defaults documented above.

@@ -19,7 +19,7 @@ final class DecodingDocument {
     let mode: VettedJSONDecoder.ValidationMode
     let duplicateKeys: JSONParser.DuplicateKeyPolicy
     /// The stack this call may use: models recurse once per level, in code of theirs.
-    let stack = StackGuard()
+    let stack: StackGuard
     var violations: [VettedError] = []
     var omitted = 0
     /// What the decoder needs to know of each type met so far.
@@ -28,6 +28,7 @@ final class DecodingDocument {
     private var scratch: [UInt8] = []
 
     init(source: SourceText, tape: JSONTape, decoder: VettedJSONDecoder, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
+        stack = StackGuard(budget: decoder.limits.maxStackBytes)
         self.source = source
         self.tape = tape.entries
         self.date = decoder.dateDecodingStrategy
@@ -452,7 +453,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let codingPath = codingPath
         let error = VettedError(
             code: .depthLimitExceeded, path: DocumentPath(codingPath: codingPath),
-            message: "the model nests " + StackGuard.exceededMessage)
+            message: "the model nests " + document.stack.exceededMessage)
         return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
     }
 

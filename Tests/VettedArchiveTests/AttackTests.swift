@@ -230,6 +230,24 @@ import VettedPlist
         #expect(components.enumerated().allSatisfy { index, component in component == .key(index == 0 ? "root" : "next") })
     }
 
+    /// The budget is `Limits.maxStackBytes`; a smaller one stops shorter chains.
+    @Test func aSmallerStackBudgetStopsShorterChains() async throws {
+        var chain = Node()
+        for _ in 0..<100 { chain = Node(next: chain) }
+        let data = try KeyedArchiver.archivedData(withRootObject: chain)
+        while let next = chain.next { chain = next }  // release iteratively
+        let result = await onSmallStack {
+            Result { try KeyedUnarchiver.unarchivedObject(ofClass: Node.self, from: data, limits: Limits(maxStackBytes: 8 << 10)) }
+        }
+        guard case .failure(let failure) = result, let error = failure as? VettedError else {
+            Issue.record("expected a depth error, got \(result)")
+            return
+        }
+        #expect(error.code == .depthLimitExceeded)
+        #expect(error.message == "objects nest deeper than decoding may recurse on the stack (8 KiB, Limits.maxStackBytes)")
+        #expect(error.path.components.count > 8 && error.path.components.count < 100)
+    }
+
     @Test func depthAndSizeLimits() throws {
         var chain = Node()
         for _ in 0..<600 { chain = Node(next: chain) }

@@ -95,12 +95,15 @@ import VettedTestSupport
         Data((String(repeating: "[{\"k\":", count: levels) + "[]" + String(repeating: ",\"n\":1}]", count: levels)).utf8)
     }
 
-    /// Decodes on a thread with a 512 KiB stack.
-    static func decodeOnSmallStack(levels: Int) async -> Result<[Level], any Error> {
+    /// Decodes on a thread with a 512 KiB stack (or `stackSize`), with a stack budget of `budget`.
+    static func decodeOnSmallStack(
+        levels: Int, stackSize: Int = 512 * 1024, budget: Int = Limits.default.maxStackBytes
+    ) async -> Result<[Level], any Error> {
         let data = document(levels: levels)
-        return await onSmallStack {
+        return await onThread(stackSize: stackSize) {
             let decoder = VettedJSONDecoder()
             decoder.limits = .unlimited
+            decoder.limits.maxStackBytes = budget
             return Result { try decoder.decode([Level].self, from: data) }
         }
     }
@@ -116,6 +119,31 @@ import VettedTestSupport
             return Result { try decoder.decode(JSONValue.self, from: Data(text.utf8)) }
         }
         #expect(try result.get() == JSONParser(limits: .unlimited).parse(text))
+    }
+
+    /// The budget is `Limits.maxStackBytes`: a smaller one stops shallower
+    /// models, and says which limit stopped them.
+    @Test func aSmallerStackBudgetStopsShallowerModels() async throws {
+        let result = await Self.decodeOnSmallStack(levels: 200, budget: 16 << 10)
+        guard case .failure(DecodingError.dataCorrupted(let context)) = result, let error = context.underlyingError as? VettedError else {
+            Issue.record("expected a depth error, got \(result)")
+            return
+        }
+        #expect(error.code == .depthLimitExceeded)
+        #expect(error.message == "the model nests deeper than decoding may recurse on the stack (16 KiB, Limits.maxStackBytes)")
+        #expect(error.path.components.count > 8 && error.path.components.count < 100)
+    }
+
+    /// A thread with more stack may allow more: at the parser's ceiling, on an
+    /// 8 MiB stack with a 4 MiB budget, the model decodes whole.
+    @Test func aLargerStackBudgetOnABigStackDecodesTheParsersCeiling() async throws {
+        let levels = Limits.depthCeiling / 2 - 1
+        let decoded = try await Self.decodeOnSmallStack(levels: levels, stackSize: 8 << 20, budget: 4 << 20).get()
+        #expect(decoded.first?.depth == levels)
+        var level = decoded.first
+        while var current = level, let next = current.k.popLast() {  // release iteratively
+            level = next
+        }
     }
 
     @Test func shallowModelsDecodeWhole() async throws {

@@ -31,9 +31,14 @@ public enum SingleByteMutations {
 /// smallest a Swift platform gives a thread (Darwin's secondary threads):
 /// where tests show that deep input cannot overflow the stack.
 public func onSmallStack<T>(_ body: @escaping @Sendable () -> T) async -> T {
+    await onThread(stackSize: 512 * 1024, body)
+}
+
+/// What `body` returns when run on a thread with a stack of `stackSize` bytes.
+public func onThread<T>(stackSize: Int, _ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         let thread = Thread { continuation.resume(returning: body()) }
-        thread.stackSize = 512 * 1024
+        thread.stackSize = stackSize
         thread.start()
     }
 }
