@@ -233,8 +233,10 @@ extension Array: TapeArrayDecodable where Element: Decodable {
         let base = PathBase.depth(decoder.path.count)
         var position = array + 1
         var index = 0
+        // Looked up once for all the elements.
+        let info = entry.payload > position ? document.info(for: Element.self) : nil
         while position < entry.payload {
-            elements.append(try decoder.child(Element.self, at: position, base: base, .index(index)))
+            elements.append(try decoder.child(Element.self, at: position, base: base, .index(index), info: info))
             position = document.next(after: position)
             index += 1
         }
@@ -368,7 +370,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     // MARK: Moving
 
     /// Decodes a `T` from the value at `index`, one `component` below `base`.
-    func child<T: Decodable>(_ type: T.Type, at index: Int, base: PathBase, _ component: PathComponent) throws -> T {
+    /// `info`, when given, is `document.info(for: T.self)`, looked up by the caller.
+    func child<T: Decodable>(_ type: T.Type, at index: Int, base: PathBase, _ component: PathComponent, info: TypeInfo? = nil) throws -> T {
         // Only a Validatable type's own keyed container sees its rules, so the child starts without any.
         let saved = frame
         frame = Frame(current: index, active: nil)
@@ -376,13 +379,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         if case .depth(let depth) = base, depth == path.count {
             path.append(component)
             defer { path.removeLast() }
-            return try decodeCurrent(T.self, depth: depth + 1)
+            return try decodeCurrent(T.self, depth: depth + 1, info: info)
         }
         let savedPath = path
         let components = components(base) + [component]
         path = components
         defer { path = savedPath }
-        return try decodeCurrent(T.self, depth: components.count)
+        return try decodeCurrent(T.self, depth: components.count, info: info)
     }
 
     // MARK: Values
@@ -392,13 +395,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let saved = frame
         frame.active = nil
         defer { frame = saved }
-        return try decodeCurrent(T.self, depth: path.count)
+        return try decodeCurrent(T.self, depth: path.count, info: nil)
     }
 
     /// ``unwrap(_:)`` once the frame is set up: no rules active, `depth` components in the path.
-    private func decodeCurrent<T: Decodable>(_ type: T.Type, depth: Int) throws -> T {
+    private func decodeCurrent<T: Decodable>(_ type: T.Type, depth: Int, info known: TypeInfo?) throws -> T {
         guard document.stack.hasRoom(atDepth: depth) else { throw tooDeep() }
-        let info = document.info(for: T.self)
+        let info = known ?? document.info(for: T.self)
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.array != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
