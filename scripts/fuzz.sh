@@ -47,6 +47,9 @@ flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,
 shared_modules="$root/.build-fuzz/modules"
 mkdir -p "$shared_modules"
 flags+=(-I "$shared_modules")
+# Two targets fuzzed at once must not compile the same module at once (held until linked).
+exec 9>"$shared_modules/.lock"
+if command -v flock >/dev/null; then flock 9; fi
 objects=()
 for module in "${modules[@]}"; do
   object="$shared_modules/$module.o"
@@ -54,10 +57,12 @@ for module in "${modules[@]}"; do
     echo "building $module"
     swiftc "${flags[@]}" -wmo -module-name "$module" -emit-module -emit-module-path "$shared_modules/$module.swiftmodule" \
       -c "$root"/Sources/"$module"/*.swift -o "$object"
+    touch "$object"  # swiftc leaves an unchanged object's time alone
   fi
   objects+=("$object")
 done
 swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$target" "$entry" "${extra[@]}" "${objects[@]}" -o "$build/fuzz-$target"
+exec 9>&-
 
 # Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
 corpora=("$build/corpus" "$root/Fuzz/seeds/$target")
