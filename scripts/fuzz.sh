@@ -39,7 +39,7 @@ case "$target" in
   archive) modules=(VettedCore VettedPlist VettedArchive); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift") ;;
   *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, archive, raw)" >&2; exit 64 ;;
 esac
-flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g -I "$build")
+flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g)
 
 # Modules are built once into a shared directory and reused by every target
 # that needs them (CI builds six targets): a module is rebuilt when one of its

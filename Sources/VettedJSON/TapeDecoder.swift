@@ -471,7 +471,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         for index in entries.indices where entries[index].length == length && entries[index].key == name {
             let entry = entries[index]
             for check in entry.checks {
-                if let violation = check.check(typed: decoded) { try document.record(violation, at: codingPath(base) + [key]) }
+                if let violation = check.check(decoded) { try document.record(violation, at: codingPath(base) + [key]) }
             }
             if let slot = entry.slot {
                 let position = scope.base + slot

@@ -101,48 +101,37 @@ public struct FieldCheck: Sendable {
         storage = Storage(key: key, rule: TypedRuleBox(rule: rule))
     }
 
-    /// Checks `value` if it has the rule's type.
-    public func check(_ value: Any) -> RuleViolation? { storage.rule.check(any: value) }
-
-    /// Checks a value the decoder has in hand: at no cost of boxing or casting
-    /// when its type is the rule's own (the common case).
-    package func check<T>(typed value: T) -> RuleViolation? {
-        if let outcome = storage.rule.check(exactly: value) { return outcome }
-        return storage.rule.check(any: value)
-    }
+    /// Checks `value` if it has the rule's type: at no cost of boxing or
+    /// casting when its static type is the rule's own (the decoder's case).
+    public func check<T>(_ value: T) -> RuleViolation? { storage.rule.check(value) }
 }
 
 /// A rule behind an existential, checked on values of any static type.
 protocol TypedRule: Sendable {
-    /// The rule's outcome when `T` is its value type; `nil` (unchecked) when it is not.
-    func check<T>(exactly value: T) -> RuleViolation??
-    /// The rule's outcome when `value` casts to its value type (a subclass, a
-    /// bridged type); `nil` when it does not.
-    func check(any value: Any) -> RuleViolation?
+    /// The rule's outcome when `value` is of its value type; `nil` when it is not.
+    func check<T>(_ value: T) -> RuleViolation?
 }
 
 struct TypedRuleBox<Value>: TypedRule {
     let rule: Rule<Value>
 
-    func check<T>(exactly value: T) -> RuleViolation?? {
-        do throws(SameType.Mismatch) {
-            return .some(rule.check(try SameType.cast(value, to: Value.self)))
-        } catch {
-            return .none
-        }
-    }
-
-    func check(any value: Any) -> RuleViolation? { withValue(value, as: Value.self) { rule.check($0) } }
+    func check<T>(_ value: T) -> RuleViolation? { withValue(value, as: Value.self) { rule.check($0) } }
 }
 
-/// `value` as `Value`, handed to `body`; `nil` when it is not one. A `switch`
-/// cast: unlike `as?`, it asks the runtime for no `Value?` metadata, which in
-/// generic code is a hash-table lookup on every call.
+/// `value` as `Value`, handed to `body`; `nil` when it is not one.
+/// - When `T` is `Value`, the value is passed on as it is: no boxing, no cast.
+/// - Otherwise (a subclass, a value boxed in `Any`), a `switch` cast: unlike
+///   `as?`, it asks the runtime for no `Value?` metadata, which in generic
+///   code is a hash-table lookup on every call.
 @inline(__always)
-func withValue<Value>(_ value: Any, as type: Value.Type, _ body: (Value) -> RuleViolation?) -> RuleViolation? {
-    switch value {
-    case let value as Value: body(value)
-    default: nil
+func withValue<T, Value>(_ value: T, as type: Value.Type, _ body: (Value) -> RuleViolation?) -> RuleViolation? {
+    do throws(SameType.Mismatch) {
+        return body(try SameType.cast(value, to: Value.self))
+    } catch {
+        switch value {
+        case let value as Value: return body(value)
+        default: return nil
+        }
     }
 }
 
@@ -199,17 +188,8 @@ public func Relation<Value: SendableMetatype>(
     _ first: String, _ second: String, as type: Value.Type, _ code: VettedError.Code, _ message: String,
     _ holds: @escaping @Sendable (Value, Value) -> Bool
 ) -> RelationCheck {
-    @Sendable func check(_ a: Value, _ b: Value) -> RuleViolation? { holds(a, b) ? nil : RuleViolation(code, message) }
-    /// Opens the values' boxes: when both are exactly `Value`, no cast runs.
-    @Sendable func exactly<A, B>(_ a: A, _ b: B) -> RuleViolation?? {
-        do throws(SameType.Mismatch) {
-            return .some(check(try SameType.cast(a, to: Value.self), try SameType.cast(b, to: Value.self)))
-        } catch {
-            return .none
-        }
-    }
-    return RelationCheck(first, second, reportedAt: first) { a, b in
-        if let outcome = exactly(a, b) { return outcome }
-        return withValue(a, as: Value.self) { a in withValue(b, as: Value.self) { b in check(a, b) } }
+    // The values come boxed in `Any` (a generic parameter does not open `Any`), so each takes one `switch` cast.
+    RelationCheck(first, second, reportedAt: first) { a, b in
+        withValue(a, as: Value.self) { a in withValue(b, as: Value.self) { b in holds(a, b) ? nil : RuleViolation(code, message) } }
     }
 }

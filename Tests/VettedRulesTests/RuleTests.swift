@@ -214,11 +214,11 @@ import VettedTestSupport
 
     @Test func fieldChecksRunOnTheirTypeAndOnSubclasses() {
         let check = Self.atMostThreeSides
-        #expect(check.check(typed: Shape(sides: 3)) == nil)
-        #expect(check.check(typed: Shape(sides: 5))?.code == .outOfRange)  // the rule's own type
-        #expect(check.check(typed: Square())?.code == .outOfRange)  // a subclass, by cast
+        #expect(check.check(Shape(sides: 3)) == nil)
+        #expect(check.check(Shape(sides: 5))?.code == .outOfRange)  // the rule's own type
+        #expect(check.check(Square())?.code == .outOfRange)  // a subclass, by cast
         #expect(check.check(Square() as Any)?.code == .outOfRange)  // boxed
-        #expect(check.check(typed: "five sides") == nil)  // another type is not the rule's to check
+        #expect(check.check("five sides") == nil)  // another type is not the rule's to check
     }
 
     @Test func relationsRunOnTheirTypeAndOnSubclasses() throws {
