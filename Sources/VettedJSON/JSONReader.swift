@@ -17,8 +17,14 @@ struct JSONReader {
     /// The document as a tape (tape mode).
     private(set) var tape = JSONTape(expectedBytes: 0)
 
-    /// Open containers, innermost last.
+    /// The innermost open container (meaningful while ``depth`` > 0): kept
+    /// apart from ``frames`` so that the per-member bookkeeping touches a
+    /// plain stored property, not an array element.
+    private var top = Frame(isObject: false, start: 0, valueBase: 0, keyBase: 0, keyRefBase: 0, tapeIndex: 0)
+    /// The open containers outside ``top``, outermost first.
     private var frames: [Frame] = []
+    /// How many containers are open: `frames.count + 1`, or 0 at the top level.
+    private var depth = 0
     /// Finished values not yet placed in their container (parse mode).
     private var values: [JSONValue] = []
     /// Keys of members not yet placed in their object (parse mode).
@@ -196,7 +202,7 @@ struct JSONReader {
             // A value is complete: close containers until one expects more.
             while true {
                 scanner.skipWhitespace()
-                guard let top = frames.last else {
+                guard depth > 0 else {
                     if !scanner.isAtEnd {
                         throw error(.trailingData, at: scanner.offset, "unexpected data after the top-level value")
                     }
@@ -234,31 +240,30 @@ struct JSONReader {
     }
 
     private mutating func open(isObject: Bool, at offset: Int) throws(VettedError) {
-        guard frames.count < maxDepth else {
+        guard depth < maxDepth else {
             throw error(.depthLimitExceeded, at: offset, "nesting is deeper than the limit of \(maxDepth)")
         }
-        frames.append(
-            Frame(
-                isObject: isObject, start: offset, valueBase: values.count, keyBase: keys.count,
-                keyRefBase: keyRefs.count, tapeIndex: tape.entries.count))
+        if depth > 0 { frames.append(top) }
+        depth += 1
+        top = Frame(
+            isObject: isObject, start: offset, valueBase: values.count, keyBase: keys.count,
+            keyRefBase: keyRefs.count, tapeIndex: tape.entries.count)
         if buildTape { tape.append(isObject ? .object : .array) }
         scanner.offset += 1
     }
 
     private mutating func beginElement() throws(VettedError) {
-        let top = frames.count - 1
-        frames[top].count += 1
-        if frames[top].count > limits.maxMembers {
+        top.count += 1
+        if top.count > limits.maxMembers {
             throw error(.memberLimitExceeded, at: scanner.offset, "array has more than \(limits.maxMembers) elements")
         }
     }
 
     /// Reads `"key":` of the next member.
     private mutating func beginMember() throws(VettedError) {
-        let top = frames.count - 1
-        frames[top].count += 1
-        frames[top].hasKey = false
-        if frames[top].count > limits.maxMembers {
+        top.count += 1
+        top.hasKey = false
+        if top.count > limits.maxMembers {
             throw error(.memberLimitExceeded, at: scanner.offset, "object has more than \(limits.maxMembers) members")
         }
         if scanner.isAtEnd { throw endOfInput(expecting: "a key") }
@@ -266,8 +271,8 @@ struct JSONReader {
         let token = try scanString()
         let key = Self.keyRef(scanner, for: token)
         if buildTape { appendToTape(.key, token) }
-        frames[top].hasKey = true
-        try register(key, quote: token.quote, in: top)
+        top.hasKey = true
+        try register(key, quote: token.quote)
         if buildValues { keys.append(makeString(token)) }
         scanner.skipWhitespace()
         guard !scanner.isAtEnd, scanner.current == UInt8(ascii: ":") else {
@@ -284,10 +289,10 @@ struct JSONReader {
     }
 
     private mutating func closeArray() {
-        let frame = frames.removeLast()
+        let frame = pop()
         if buildTape { tape.close(frame.tapeIndex, kind: .array, count: frame.count, flags: 0) }
         guard buildValues else { return }
-        if frame.valueBase == 0, frames.isEmpty {
+        if frame.valueBase == 0, depth == 0 {
             // The outermost array owns the whole stack: hand it over, no copy.
             let elements = values
             values = []
@@ -298,8 +303,8 @@ struct JSONReader {
     }
 
     private mutating func closeObject() {
-        let frame = frames.removeLast()
-        let depth = frames.count
+        let frame = pop()
+        let depth = depth
         keyRefs.removeSubrange(frame.keyRefBase...)
         if frame.isIndexed { keyIndexes[depth] = nil }
         var repeated: [(later: Int, first: Int)] = []
@@ -326,6 +331,14 @@ struct JSONReader {
             objectValues = objectValues.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         }
         emit(.object(JSONObject(keys: objectKeys, values: objectValues)))
+    }
+
+    /// Closes the innermost container: returns its frame, makes its parent ``top``.
+    private mutating func pop() -> Frame {
+        let frame = top
+        depth -= 1
+        if let parent = frames.popLast() { top = parent }
+        return frame
     }
 
     private mutating func appendToTape(_ kind: JSONTape.Kind, _ token: StringToken) {
@@ -371,24 +384,27 @@ struct JSONReader {
             == Self.decodedKeyBytes(scanner, start: rhs.start, end: rhs.end, needsDecoding: rhs.needsDecoding)
     }
 
-    /// Records the key of member `frames[top].count - 1`; applies the duplicate-key policy.
-    private mutating func register(_ key: KeyRef, quote: Int, in top: Int) throws(VettedError) {
-        let base = frames[top].keyRefBase
+    /// Records the key of member `top.count - 1`; applies the duplicate-key policy.
+    private mutating func register(_ key: KeyRef, quote: Int) throws(VettedError) {
+        // The innermost object's key index, if it has one, is filed under its
+        // depth less one (the number of containers around it).
+        let level = depth - 1
+        let base = top.keyRefBase
         let index = keyRefs.count - base
         var first: Int?
-        if frames[top].isIndexed {
+        if top.isIndexed {
             let bytes = Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding)
-            first = keyIndexes[top]?[bytes]
-            if first == nil { keyIndexes[top]?[bytes] = index }
+            first = keyIndexes[level]?[bytes]
+            if first == nil { keyIndexes[level]?[bytes] = index }
         } else {
             let bit: UInt64 = 1 << (key.bloomBit & 63)
-            if frames[top].keyBloom & bit != 0 {
+            if top.keyBloom & bit != 0 {
                 for candidate in 0..<index where Self.keysEqual(scanner, keyRefs[base + candidate], key) {
                     first = candidate
                     break
                 }
             }
-            frames[top].keyBloom |= bit
+            top.keyBloom |= bit
             if index + 1 > Self.linearKeySearchLimit {
                 var keyIndex: [[UInt8]: Int] = [:]
                 for position in 0..<index {
@@ -398,8 +414,8 @@ struct JSONReader {
                 }
                 let bytes = Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding)
                 if keyIndex[bytes] == nil { keyIndex[bytes] = index }
-                keyIndexes[top] = keyIndex
-                frames[top].isIndexed = true
+                keyIndexes[level] = keyIndex
+                top.isIndexed = true
             }
         }
         keyRefs.append(key)
@@ -414,8 +430,8 @@ struct JSONReader {
                 "duplicate key \"\(name)\" (first at offset \(firstQuote), again at offset \(quote))",
                 related: firstQuote)
         case .keepFirst, .keepLast:
-            duplicates.append((depth: top, later: index, first: first))
-            frames[top].hasDuplicates = true
+            duplicates.append((depth: level, later: index, first: first))
+            top.hasDuplicates = true
         }
     }
 
@@ -669,7 +685,8 @@ struct JSONReader {
     /// The path of the value being read, built only when an error needs it.
     private func currentPath() -> DocumentPath {
         var components: [DocumentPath.Component] = []
-        for frame in frames where frame.count > 0 {
+        let open = depth > 0 ? frames + [top] : []
+        for frame in open where frame.count > 0 {
             if !frame.isObject {
                 components.append(.index(frame.count - 1))
             } else if frame.hasKey, keyRefs.indices.contains(frame.keyRefBase + frame.count - 1) {
@@ -682,7 +699,7 @@ struct JSONReader {
     }
 
     private func endOfInput(expecting what: String) -> VettedError {
-        guard let top = frames.last else {
+        guard depth > 0 else {
             return error(.unexpectedEndOfInput, at: scanner.count, "input ends where \(what) was expected")
         }
         if top.isObject {
