@@ -66,14 +66,14 @@ struct DecodeThroughput: ParsableCommand {
         let replay = [.count(listings.count)] + listings.flatMap(\.replayValues)
         try Self.check(try ReplayDecoder(replay).decode([Listing].self) == listings)
         let parser = JSONParser(limits: Limits(maxInputBytes: .max))
-        let stringBytes = listings.map(\.stringBytes)
+        let stringBytes = listings.flatMap(\.stringBytes)
         try Self.check(Self.runRules(listings) == 0)
         let medians = try timing.medians([
             { try foundation.decode([Listing].self, from: data) },
             { for listing in listings { try listing.validate() }; return nil },
             { try ReplayDecoder(replay).decode([Listing].self) },
             { try parser.validate(data); return nil },
-            { stringBytes.map { $0.map { String(decoding: $0, as: UTF8.self) } } },
+            { stringBytes.map { String(decoding: $0, as: UTF8.self) } },
             { Self.runRules(listings) },
         ])
         print(Timing.line("foundation.JSONDecoder", bytes: data.count, seconds: medians[0], peerSeconds: foundationSeconds))
