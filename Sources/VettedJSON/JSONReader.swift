@@ -304,13 +304,14 @@ struct JSONReader {
 
     private mutating func closeObject() {
         let frame = pop()
-        let depth = depth
+        // The level `register` filed this object's key index and duplicates under.
+        let level = depth
         keyRefs.removeSubrange(frame.keyRefBase...)
-        if frame.isIndexed { keyIndexes[depth] = nil }
+        if frame.isIndexed { keyIndexes[level] = nil }
         var repeated: [(later: Int, first: Int)] = []
         if frame.hasDuplicates {
-            repeated = duplicates.filter { $0.depth == depth }.map { (later: $0.later, first: $0.first) }
-            duplicates.removeAll { $0.depth == depth }
+            repeated = duplicates.filter { $0.depth == level }.map { (later: $0.later, first: $0.first) }
+            duplicates.removeAll { $0.depth == level }
         }
         if buildTape {
             tape.close(

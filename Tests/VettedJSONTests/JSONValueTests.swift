@@ -209,6 +209,27 @@ import VettedJSON
         #expect(value["b"]?["a"] == 2)
     }
 
+    /// Each open object files its key index and its repeats under its own
+    /// level: an inner large object's repeats never land on the outer one,
+    /// and a closed object's index is gone before its sibling opens.
+    @Test func nestedLargeObjectsKeepTheirRepeatsApart() throws {
+        func members(_ prefix: String, _ count: Int) -> String { (0..<count).map { "\"\(prefix)\($0)\":\($0)" }.joined(separator: ",") }
+        let inner = "{" + members("i", 20) + ",\"i3\":\"again\"}"
+        let beforeX = "{" + members("o", 20) + ",\"x\":"
+        let text = beforeX + inner + ",\"y\":" + inner + ",\"o7\":\"again\"}"
+        let last = try JSONParser(options: .init(duplicateKeys: .keepLast)).parse(text)
+        #expect(last.objectValue?.keys.count == 22)
+        #expect(last["o7"] == "again")
+        #expect(last["x"]?.objectValue?.keys.count == 20)
+        #expect(last["x"]?["i3"] == "again")
+        #expect(last["y"]?["i3"] == "again")
+        let first = try JSONParser(options: .init(duplicateKeys: .keepFirst)).parse(text)
+        #expect(first["o7"] == 7)
+        #expect(first["y"]?["i3"] == 3)
+        // Rejected: at the first inner object's second "i3" (its last 13 bytes are `"i3":"again"}`).
+        expectFailure(text, .duplicateKey, at: beforeX.utf8.count + inner.utf8.count - 13, path: [.key("x"), .key("i3")])
+    }
+
     @Test func validateOnlyAppliesTheSamePolicy() {
         #expect(throws: Never.self) { try JSONParser(options: .init(duplicateKeys: .keepFirst)).validate(document) }
         #expect(throws: VettedError(code: .duplicateKey, offset: 13, path: [.key("a")])) { try JSONParser().validate(document) }
