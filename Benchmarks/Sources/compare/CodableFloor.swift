@@ -149,9 +149,7 @@ extension Listing {
             + tags.map { .string($0.rawValue) }
             + [.double(created.timeIntervalSinceReferenceDate), .double(lastUpdated.timeIntervalSinceReferenceDate)]
     }
-}
 
-extension Listing {
     /// The UTF-8 of every string a decoder makes for this listing (tags as
     /// their raw values), for timing the making alone.
     var stringBytes: [[UInt8]] {
