@@ -16,12 +16,11 @@ final class DecodingDocument {
     let keys: VettedJSONDecoder.KeyDecodingStrategy
     let floats: VettedJSONDecoder.NonConformingFloatDecodingStrategy
     let userInfo: [CodingUserInfoKey: Any]
-    let mode: VettedJSONDecoder.ValidationMode
     let duplicateKeys: JSONParser.DuplicateKeyPolicy
     /// The stack this call may use: models recurse once per level, in code of theirs.
     let stack: StackGuard
-    var violations: [VettedError] = []
-    var omitted = 0
+    /// The rules: what this call's values must satisfy, and what they broke so far.
+    let engine: RuleEngine
     /// What the decoder needs to know of each type met so far.
     private var types: [ObjectIdentifier: TypeInfo] = [:]
     /// Reused buffer for unescaping strings.
@@ -36,18 +35,23 @@ final class DecodingDocument {
         self.keys = decoder.keyDecodingStrategy
         self.floats = decoder.nonConformingFloatDecodingStrategy
         self.userInfo = decoder.userInfo
-        self.mode = decoder.validationMode
+        self.engine = RuleEngine(mode: decoder.validationMode)
         self.duplicateKeys = duplicateKeys
     }
 
-    /// Records a violation, or throws it at once in fail-fast mode.
-    func record(_ violation: RuleViolation, at codingPath: [any CodingKey]) throws {
-        let error = violation.error(at: DocumentPath(codingPath: codingPath))
-        switch mode {
-        case .failFast:
-            throw ValidationErrors(errors: [error], omitted: 0)
-        case .collect(let cap):
-            if violations.count < cap { violations.append(error) } else { omitted += 1 }
+    /// Where the value at `index` is in the input: a scalar's first byte; for
+    /// a container (whose entry holds no offset), the key before it, if any.
+    func location(ofValueAt index: Int) -> ValueLocation? {
+        let value = entry(index)
+        switch value.kind {
+        case .array, .object:
+            let key = entry(index - 1)
+            guard index > 0, key.kind == .key else { return nil }
+            return ValueLocation(offset: Swift.max(0, key.first - 1), source: source)
+        case .string, .key:
+            return ValueLocation(offset: Swift.max(0, value.first - 1), source: source)
+        default:
+            return ValueLocation(offset: value.first, source: source)
         }
     }
 
@@ -67,7 +71,7 @@ final class DecodingDocument {
         } else {
             let special = type == Date.self || type == Data.self || type == URL.self || type == Decimal.self || type == JSONValue.self
             found = TypeInfo(
-                rules: (type as? any Validatable.Type).map { TypeRules($0) }, array: type as? any TapeArrayDecodable.Type,
+                rules: TypeRules.of(type), array: type as? any TapeArrayDecodable.Type,
                 special: special)
             types[id] = found
         }
@@ -244,53 +248,6 @@ extension Array: TapeArrayDecodable where Element: Decodable {
     }
 }
 
-/// The rules of one `Validatable` type, as the decoder looks them up.
-final class TypeRules {
-    /// What to do when a field decodes: one entry per key that has checks or feeds a relation.
-    struct Entry {
-        let key: String
-        /// `key.utf8.count`, compared first.
-        let length: Int
-        let checks: [FieldCheck]
-        /// Its position in ``relationKeys``, if a relation needs its value.
-        let slot: Int?
-    }
-
-    let entries: [Entry]
-    let relations: [RelationCheck]
-    /// Keys some relation needs; their decoded values are kept while the type decodes.
-    let relationKeys: [String]
-    /// For each relation, the positions of its keys in ``relationKeys``.
-    let relationSlots: [[Int]]
-    /// One `nil` per relation key: a value's empty slots, appended in one step.
-    let emptySlots: [Any?]
-
-    init<V: Validatable>(_ type: V.Type) {
-        let validation = V.validation
-        let relationKeys = validation.relationKeyList
-        var entries = zip(validation.fieldKeys, validation.fieldChecks).map { key, checks in
-            Entry(key: key, length: key.utf8.count, checks: checks, slot: relationKeys.firstIndex(of: key))
-        }
-        for (slot, key) in relationKeys.enumerated() where !validation.fieldKeys.contains(key) {
-            entries.append(Entry(key: key, length: key.utf8.count, checks: [], slot: slot))
-        }
-        self.entries = entries
-        relations = validation.relations
-        self.relationKeys = relationKeys
-        relationSlots = validation.relations.map { relation in
-            relation.keys.compactMap { relationKeys.firstIndex(of: $0) }
-        }
-        emptySlots = Array(repeating: nil, count: relationKeys.count)
-    }
-}
-
-/// The rules of the value being decoded, and where its relation values live.
-struct ActiveRules {
-    let rules: TypeRules
-    /// First slot of this value's relation values in ``TapeDecoder/relationValues``.
-    let base: Int
-}
-
 /// A coding-path component.
 enum PathComponent {
     case key(any CodingKey)
@@ -322,15 +279,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         /// The tape index of the value being decoded.
         var current: Int
         /// The rules of the type whose `init(from:)` runs now, for its keyed container.
-        var active: ActiveRules?
+        var active: RuleScope?
     }
 
     var frame: Frame
     var current: Int { frame.current }
-    var active: ActiveRules? { frame.active }
+    var active: RuleScope? { frame.active }
     var path: [PathComponent]
-    /// Values of relation fields, per active Validatable value (a stack).
-    var relationValues: [Any?] = []
     /// Where the last key lookup ended: the next lookup in the same object starts there,
     /// so keys asked for in document order are found at once. One property, read and written once per lookup.
     var hint = (object: -1, next: 0)
@@ -357,6 +312,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try expect(.object, at: current, codingPath)
+        let active = active
+        if let active, active.isTracking { document.engine.sawKeys(Key.self, in: active) }
         return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, base: .depth(path.count), active: active))
     }
 
@@ -405,25 +362,22 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.array != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
-        let base = relationValues.count
-        let slots = rules.emptySlots
-        if !slots.isEmpty { relationValues.append(contentsOf: slots) }
-        defer {
-            let extra = slots.isEmpty ? 0 : relationValues.count - base
-            if extra > 0 { relationValues.removeLast(extra) }
-        }
-        let scope = ActiveRules(rules: rules, base: base)
+        let engine = document.engine
+        let scope = engine.begin(rules)
         frame.active = scope
+        let result: T
         do {
-            let result = try T(from: self)
-            try runRelations(scope)
-            return result
+            result = try T(from: self)
         } catch let error as ValidationErrors {
+            // Fail-fast: the first violation stands; nothing more is checked.
+            engine.abandon(scope)
             throw error
         } catch {
-            try runRelations(scope)
+            try engine.end(scope, path: codingPath, succeeded: false)
             throw error
         }
+        try engine.end(scope, path: codingPath, succeeded: true)
+        return result
     }
 
     /// Values of the types the decoder reads its own way: Date, Data, URL,
@@ -460,54 +414,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
     }
 
-    /// Checks the field rules for `key` (whose string value is `name`) of the
-    /// value `scope` belongs to, and keeps the value for relations.
+    /// Checks the field rules for `key` (whose string value is `name`, value at
+    /// tape index `index`) of the value `scope` belongs to.
     @inline(__always)
-    func validate<Value>(_ decoded: Value, key: any CodingKey, name: String, scope: ActiveRules, base: PathBase) throws {
-        let length = name.utf8.count
-        // Lengths first: `==` on different short strings is slower than it looks.
-        // By index, so that only the entry that matches is copied.
-        let entries = scope.rules.entries
-        for index in entries.indices where entries[index].length == length && entries[index].key == name {
-            let entry = entries[index]
-            for check in entry.checks {
-                if let violation = check.check(decoded) { try document.record(violation, at: codingPath(base) + [key]) }
-            }
-            if let slot = entry.slot {
-                let position = scope.base + slot
-                if relationValues.indices.contains(position) { relationValues[position] = decoded }
-            }
-            return
-        }
-    }
-
-    private func runRelations(_ scope: ActiveRules) throws {
-        let rules = scope.rules
-        guard !rules.relations.isEmpty else { return }
-        // One read of the class's array (each read is an exclusivity check).
-        let stored = relationValues
-        func value(_ slot: Int) -> Any? {
-            let position = scope.base + slot
-            return stored.indices.contains(position) ? stored[position] : nil
-        }
-        let relations = rules.relations
-        for index in relations.indices where index < rules.relationSlots.count {
-            let relation = relations[index]
-            let slots = rules.relationSlots[index]
-            guard slots.count == relation.keys.count else { continue }
-            let violation: RuleViolation?
-            if let pair = relation.pairBody, slots.count == 2 {
-                // The common case, without collecting the values.
-                guard let first = value(slots[0]), let second = value(slots[1]) else { continue }
-                violation = pair(first, second)
-            } else {
-                guard slots.allSatisfy({ value($0) != nil }) else { continue }
-                var values: [String: Any] = [:]
-                for (key, slot) in zip(relation.keys, slots) { values[key] = value(slot) }
-                violation = relation.check(values)
-            }
-            if let violation { try document.record(violation, at: codingPath + [PathKey(stringValue: relation.reportedKey)]) }
-        }
+    func validate<Value>(_ decoded: Value, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
+        try document.engine.decoded(
+            decoded, name: name, in: scope, path: { codingPath(base) + [key] }, location: { document.location(ofValueAt: index) })
     }
 
     // MARK: Scalars
@@ -688,7 +600,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let reader: KeyedReader
 
-    init(decoder: TapeDecoder, object: Int, base: PathBase, active: ActiveRules?) {
+    init(decoder: TapeDecoder, object: Int, base: PathBase, active: RuleScope?) {
         reader = KeyedReader(decoder: decoder, object: object, base: base, active: active)
     }
 
@@ -735,12 +647,12 @@ final class KeyedReader {
     let decoder: TapeDecoder
     let object: Int
     let base: PathBase
-    let active: ActiveRules?
+    let active: RuleScope?
     /// Members' keys as the key strategy converts them, with their value indexes
     /// (only with a strategy other than useDefaultKeys).
     let converted: [(key: String, value: Int)]?
 
-    init(decoder: TapeDecoder, object: Int, base: PathBase, active: ActiveRules?) {
+    init(decoder: TapeDecoder, object: Int, base: PathBase, active: RuleScope?) {
         self.decoder = decoder
         self.object = object
         self.base = base
@@ -793,13 +705,16 @@ final class KeyedReader {
 
     /// Member keys in document order, each once.
     var keyNames: [String] {
+        if let active, active.isTracking { decoder.document.engine.readAllKeys(in: active) }
         var seen = Set<String>()
         return (converted ?? Self.members(of: object, in: decoder.document)).compactMap { seen.insert($0.key).inserted ? $0.key : nil }
     }
 
-    /// The tape index of the value of `name`, or `nil`.
+    /// The tape index of the value of `name`, or `nil`. Every lookup of a key
+    /// comes here, so the rules learn which keys `init(from:)` asks for.
     func find(_ name: String) -> Int? {
         let document = decoder.document
+        if let active, active.isTracking { document.engine.asked(name, in: active) }
         if let converted { return converted.first { $0.key == name }?.value }
         let objectEntry = document.entry(object)
         let end = objectEntry.payload
@@ -853,8 +768,9 @@ final class KeyedReader {
     @inline(__always)
     private func decodeValue<T>(_ key: any CodingKey, _ body: (Int, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
         let name = key.stringValue
-        let value = try body(try member(key, name), codingPath + [key])
-        if let active { try decoder.validate(value, key: key, name: name, scope: active, base: base) }
+        let index = try member(key, name)
+        let value = try body(index, codingPath + [key])
+        if let active { try decoder.validate(value, key: key, name: name, at: index, scope: active, base: base) }
         return value
     }
 
@@ -871,7 +787,7 @@ final class KeyedReader {
         let name = key.stringValue
         let index = try member(key, name)
         let value = try decoder.child(T.self, at: index, base: base, .key(key))
-        if let active { try decoder.validate(value, key: key, name: name, scope: active, base: base) }
+        if let active { try decoder.validate(value, key: key, name: name, at: index, scope: active, base: base) }
         return value
     }
 

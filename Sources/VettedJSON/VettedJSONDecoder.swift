@@ -1,7 +1,8 @@
 // Foundation, not only FoundationEssentials: the `formatted` strategy takes a DateFormatter.
 public import Foundation
 @_spi(Scanning) public import VettedCore
-import VettedRules
+// The rules, their errors and modes are part of this module's API.
+@_exported public import VettedRules
 
 /// Decodes `Decodable` values from JSON, with validation built in.
 ///
@@ -49,16 +50,8 @@ open class VettedJSONDecoder: @unchecked Sendable {
         case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 
-    /// What to do with rule violations.
-    public enum ValidationMode: Sendable, Hashable {
-        /// Keep decoding and collect violations, at most `cap` (the rest are counted).
-        case collect(upTo: Int)
-        /// Throw the first violation.
-        case failFast
-
-        /// Collect up to 100.
-        public static let collect = ValidationMode.collect(upTo: 100)
-    }
+    /// What to do with rule violations (shared by every Vetted decoder).
+    public typealias ValidationMode = VettedRules.ValidationMode
 
     open var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
     open var dataDecodingStrategy: DataDecodingStrategy = .base64
@@ -106,25 +99,12 @@ open class VettedJSONDecoder: @unchecked Sendable {
                 .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
         }
         let document = DecodingDocument(source: source, tape: tape, decoder: self, duplicateKeys: parser.options.duplicateKeys)
-        let result: T
-        do {
-            result = try source.withScanner { scanner in
-                document.scanner = scanner
-                defer { document.scanner = nil }
-                return Result { try TapeDecoder(document: document, current: 0, path: []).unwrap(type) }
-            }.get()
-        } catch let error as ValidationErrors {
-            throw error
-        } catch {
-            // A structural failure: alone it is thrown as is (as JSONDecoder would);
-            // after rule violations, together with them.
-            guard !document.violations.isEmpty else { throw error }
-            throw ValidationErrors(errors: document.violations, omitted: document.omitted, decodingFailure: error)
+        let result = source.withScanner { scanner in
+            document.scanner = scanner
+            defer { document.scanner = nil }
+            return Result { () throws -> T in try TapeDecoder(document: document, current: 0, path: []).unwrap(type) }
         }
-        if !document.violations.isEmpty {
-            throw ValidationErrors(errors: document.violations, omitted: document.omitted)
-        }
-        return result
+        return try document.engine.finish(result)
     }
 
     private var parser: JSONParser {
@@ -132,68 +112,3 @@ open class VettedJSONDecoder: @unchecked Sendable {
     }
 }
 
-/// Every rule violation found while decoding, each with its path.
-public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
-    public let errors: [VettedError]
-    /// Violations beyond the cap, counted but not kept.
-    public let omitted: Int
-    /// The `DecodingError` that stopped decoding after these violations, if one did.
-    public let decodingFailure: (any Error & Sendable)?
-
-    public init(errors: [VettedError], omitted: Int = 0, decodingFailure: (any Error)? = nil) {
-        self.errors = errors
-        self.omitted = omitted
-        self.decodingFailure = decodingFailure.map { failure in
-            (failure as? DecodingError).map { $0 as any Error & Sendable } ?? StoppedDecoding(description: "\(failure)")
-        }
-    }
-
-    public var description: String {
-        var lines = errors.map { "\($0.path): \($0.code): \($0.message)" }
-        if omitted > 0 { lines.append("… and \(omitted) more") }
-        if let decodingFailure { lines.append("then decoding stopped: \(decodingFailure)") }
-        return lines.joined(separator: "\n")
-    }
-
-    /// The same failure as a `DecodingError`, for code that expects one: the
-    /// first violation's path, and `self` as `underlyingError`.
-    public var decodingError: DecodingError {
-        let first = errors.first
-        return .dataCorrupted(
-            .init(
-                codingPath: first?.path.components.map(PathKey.init) ?? [],
-                debugDescription: first.map { "\($0.code): \($0.message)" } ?? "validation failed", underlyingError: self))
-    }
-}
-
-/// A non-Sendable failure, kept by its description.
-public struct StoppedDecoding: Error, Sendable, CustomStringConvertible {
-    public let description: String
-}
-
-/// A coding key for a document-path component.
-public struct PathKey: CodingKey, Sendable {
-    public let stringValue: String
-    public let intValue: Int?
-    public init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
-    }
-    public init(intValue: Int) {
-        self.stringValue = "Index \(intValue)"
-        self.intValue = intValue
-    }
-    init(_ component: DocumentPath.Component) {
-        switch component {
-        case .key(let key): self.init(stringValue: key)
-        case .index(let index): self.init(intValue: index)
-        }
-    }
-}
-
-extension DocumentPath {
-    /// The document path of a coding path.
-    public init(codingPath: [any CodingKey]) {
-        self.init(codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) })
-    }
-}

@@ -82,13 +82,11 @@ extension Rule where Value: Collection & Sendable {
         Rule { value in lengthViolation(value.count, range, unit: "element", value: nil as Int?) }
     }
 
-    /// Every element passes `rule`; the first failure names the element's index.
+    /// Every element passes `rule`; the first failure is reported at its element (`$.tags[1]`).
     public static func each(_ rule: Rule<Value.Element>) -> Rule {
         Rule { value in
             for (index, element) in value.enumerated() {
-                if let violation = rule.check(element) {
-                    return RuleViolation(violation.code, "element \(index): \(violation.message)")
-                }
+                if let violation = rule.check(element) { return violation.inside(.index(index)) }
             }
             return nil
         }

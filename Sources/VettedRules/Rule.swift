@@ -50,19 +50,35 @@ public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible,
     public let message: String
     /// The value, escaped and capped, for debugging only.
     public let excerpt: String?
+    /// Where inside the checked value the defect is, when the rule looked
+    /// into it (`.each` names the element: `[1]`); empty for the value itself.
+    public let path: DocumentPath
 
     public init(_ code: VettedError.Code, _ message: String, value: Any? = nil) {
-        self.code = code
-        self.message = message
-        self.excerpt = value.map { Excerpt.escape(String(describing: $0)) }
+        self.init(code, message, excerpt: value.map { Excerpt.escape(String(describing: $0)) }, path: DocumentPath())
     }
 
-    public var description: String { "\(code): \(message)" }
+    init(_ code: VettedError.Code, _ message: String, excerpt: String?, path: DocumentPath) {
+        self.code = code
+        self.message = message
+        self.excerpt = excerpt
+        self.path = path
+    }
+
+    /// The same violation, one step further down: at `component` of the value it was found in.
+    public func inside(_ component: DocumentPath.Component) -> RuleViolation {
+        RuleViolation(code, message, excerpt: excerpt, path: DocumentPath([component] + path.components))
+    }
+
+    public var description: String { path.isEmpty ? "\(code): \(message)" : "\(code) at \(path.components.map(\.description).joined()): \(message)" }
     public var debugDescription: String { excerpt.map { "\(description) (value: \($0))" } ?? description }
 
     /// The shared error type, located at `path`.
+    /// `path` is where the checked value is; the violation's own ``path`` is appended.
     public func error(at path: DocumentPath) -> VettedError {
-        VettedError(code: code, path: path, message: message)
+        VettedError(
+            code: code, path: DocumentPath(path.components + self.path.components), message: message,
+            excerpt: excerpt.map { Excerpt(text: $0, caret: 0) })
     }
 }
 

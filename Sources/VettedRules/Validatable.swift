@@ -79,7 +79,8 @@ public enum ValidationBuilder {
 
 /// A rule on one field, by coding key. The rule's value type must be the
 /// field's declared type (for an optional field, the wrapped type: a missing
-/// or null value is not checked).
+/// or null value is not checked); a decoder that finds another type throws
+/// `ruleTypeMismatch`.
 public struct FieldCheck: Sendable {
     /// One reference, so that the decoder's loops copy a check for one retain.
     private final class Storage: Sendable {
@@ -103,34 +104,73 @@ public struct FieldCheck: Sendable {
 
     /// Checks `value` if it has the rule's type: at no cost of boxing or
     /// casting when its static type is the rule's own (the decoder's case).
-    public func check<T>(_ value: T) -> RuleViolation? { storage.rule.check(value) }
+    /// `nil` when it passes or is of another type (see ``outcome(_:)``).
+    public func check<T>(_ value: T) -> RuleViolation? {
+        if case .violated(let violation) = storage.rule.check(value) { return violation }
+        return nil
+    }
+
+    /// The rule's outcome on `value`, which tells a value of another type from one that passes.
+    package func outcome<T>(_ value: T) -> CheckOutcome { storage.rule.check(value) }
+
+    /// The rule's value type, for messages.
+    package var valueTypeName: String { storage.rule.valueTypeName }
+}
+
+/// What checking a value found.
+package enum CheckOutcome {
+    case passed
+    case violated(RuleViolation)
+    /// The value is not of the rule's type (nor an optional of it, nor a subclass).
+    case wrongType
+
+    /// The violation, if the value broke the rule.
+    package var violation: RuleViolation? {
+        if case .violated(let violation) = self { return violation }
+        return nil
+    }
 }
 
 /// A rule behind an existential, checked on values of any static type.
 protocol TypedRule: Sendable {
-    /// The rule's outcome when `value` is of its value type; `nil` when it is not.
-    func check<T>(_ value: T) -> RuleViolation?
+    func check<T>(_ value: T) -> CheckOutcome
+    var valueTypeName: String { get }
 }
 
 struct TypedRuleBox<Value>: TypedRule {
     let rule: Rule<Value>
 
-    func check<T>(_ value: T) -> RuleViolation? { withValue(value, as: Value.self) { rule.check($0) } }
+    func check<T>(_ value: T) -> CheckOutcome {
+        withValue(value, as: Value.self) { rule.check($0).map(CheckOutcome.violated) ?? .passed }
+    }
+
+    var valueTypeName: String { String(reflecting: Value.self) }
 }
 
-/// `value` as `Value`, handed to `body`; `nil` when it is not one.
+/// A value that may be an empty optional, told apart without knowing its wrapped type.
+private protocol OptionalValue {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    var isNone: Bool { self == nil }
+}
+
+/// `value` as `Value`, handed to `body`; `.wrongType` when it is not one (an
+/// empty optional is `.passed`: a missing value is not checked).
 /// - When `T` is `Value`, the value is passed on as it is: no boxing, no cast.
 /// - Otherwise (a subclass, a value boxed in `Any`), a `switch` cast: unlike
 ///   `as?`, it asks the runtime for no `Value?` metadata, which in generic
 ///   code is a hash-table lookup on every call.
 @inline(__always)
-func withValue<T, Value>(_ value: T, as type: Value.Type, _ body: (Value) -> RuleViolation?) -> RuleViolation? {
+func withValue<T, Value>(_ value: T, as type: Value.Type, _ body: (Value) -> CheckOutcome) -> CheckOutcome {
     do throws(SameType.Mismatch) {
         return body(try SameType.cast(value, to: Value.self))
     } catch {
         switch value {
         case let value as Value: return body(value)
-        default: return nil
+        case let optional as any OptionalValue where optional.isNone: return .passed
+        default: return .wrongType
         }
     }
 }
@@ -152,25 +192,34 @@ public struct RelationCheck: Sendable {
     public let reportedKey: String
     let body: @Sendable ([String: Any]) -> RuleViolation?
     /// The same check on the values of ``keys`` in order, when there are two:
-    /// the decoder calls it without building a dictionary.
-    package let pairBody: (@Sendable (Any, Any) -> RuleViolation?)?
+    /// the decoder calls it without building a dictionary; it tells values of
+    /// another type than the relation's from values that pass.
+    package let pairBody: (@Sendable (Any, Any) -> CheckOutcome)?
+    /// The type the relation compares, for messages ("Any" for a custom body).
+    package let valueTypeName: String
 
     public init(keys: [String], reportedAt reportedKey: String, _ body: @escaping @Sendable ([String: Any]) -> RuleViolation?) {
         self.keys = keys
         self.reportedKey = reportedKey
         self.body = body
         self.pairBody = nil
+        self.valueTypeName = "Any"
     }
 
     /// A relation of two fields, checked on their values in order.
-    package init(_ first: String, _ second: String, reportedAt reportedKey: String, _ pair: @escaping @Sendable (Any, Any) -> RuleViolation?) {
+    package init(
+        _ first: String, _ second: String, reportedAt reportedKey: String, valueTypeName: String,
+        _ pair: @escaping @Sendable (Any, Any) -> CheckOutcome
+    ) {
         self.keys = [first, second]
         self.reportedKey = reportedKey
         self.body = { values in
             guard let a = values[first], let b = values[second] else { return nil }
-            return pair(a, b)
+            if case .violated(let violation) = pair(a, b) { return violation }
+            return nil
         }
         self.pairBody = pair
+        self.valueTypeName = valueTypeName
     }
 
     /// The violation, or `nil` when the relation holds or a field is missing.
@@ -189,7 +238,9 @@ public func Relation<Value: SendableMetatype>(
     _ holds: @escaping @Sendable (Value, Value) -> Bool
 ) -> RelationCheck {
     // The values come boxed in `Any` (a generic parameter does not open `Any`), so each takes one `switch` cast.
-    RelationCheck(first, second, reportedAt: first) { a, b in
-        withValue(a, as: Value.self) { a in withValue(b, as: Value.self) { b in holds(a, b) ? nil : RuleViolation(code, message) } }
+    RelationCheck(first, second, reportedAt: first, valueTypeName: String(reflecting: Value.self)) { a, b in
+        withValue(a, as: Value.self) { a in
+            withValue(b, as: Value.self) { b in holds(a, b) ? .passed : .violated(RuleViolation(code, message)) }
+        }
     }
 }

@@ -115,7 +115,9 @@ import VettedTestSupport
             _ = try decoder.decode([Listing].self, from: try listing("id", "0"))
             Issue.record("expected an error")
         } catch let error as ValidationErrors {
-            #expect(error.errors == [VettedError(code: .outOfRange, path: [.index(0), .key("id")])])
+            // Located in the input: the offset of the value, and from it line and column.
+            #expect(error.errors == [VettedError(code: .outOfRange, offset: 7, path: [.index(0), .key("id")])])
+            #expect(error.errors.first?.location == LineColumn(line: 1, column: 8))
         }
     }
 
@@ -126,7 +128,7 @@ import VettedTestSupport
         object["last_updated"] = "2018-04-30T00:00:00Z"
         let found = violations(JSONValue.array([.object(object)]).jsonBytes())
         #expect(found == [
-            VettedError(code: .outOfRange, path: [.index(0), .key("id")]),
+            VettedError(code: .outOfRange, offset: 7, path: [.index(0), .key("id")]),
             VettedError(code: .relationViolated, path: [.index(0), .key("last_updated")]),
         ])
     }

@@ -40,7 +40,8 @@ import VettedTestSupport
         #expect(tags.check(["a", "a"])?.code == .notUnique)
         let bad = tags.check(["a", "z"])
         #expect(bad?.code == .notAllowed)
-        #expect(bad?.message.hasPrefix("element 1:") == true)
+        #expect(bad?.path == [.index(1)])  // reported at the element, not the collection
+        #expect(bad?.error(at: [.key("tags")]).path == [.key("tags"), .index(1)])
         #expect(Rule<[Int]>.nonEmpty.check([])?.code == .empty)
     }
 
@@ -218,16 +219,27 @@ import VettedTestSupport
         #expect(check.check(Shape(sides: 5))?.code == .outOfRange)  // the rule's own type
         #expect(check.check(Square())?.code == .outOfRange)  // a subclass, by cast
         #expect(check.check(Square() as Any)?.code == .outOfRange)  // boxed
-        #expect(check.check("five sides") == nil)  // another type is not the rule's to check
+        #expect(check.check("five sides") == nil)  // another type: no violation from `check`…
+        guard case .wrongType = check.outcome("five sides") else {  // …but decoders see it for what it is
+            Issue.record("a String is not a Shape")
+            return
+        }
+        guard case .passed = check.outcome(Shape?.none) else {  // a missing optional is not checked
+            Issue.record("nil is not checked")
+            return
+        }
     }
 
     @Test func relationsRunOnTheirTypeAndOnSubclasses() throws {
         let relation = Relation("later", after: "earlier", as: Shape.self)
         let pair = try #require(relation.pairBody)
-        #expect(pair(Shape(sides: 4), Shape(sides: 3)) == nil)
-        #expect(pair(Shape(sides: 3), Shape(sides: 4))?.code == .relationViolated)
-        #expect(pair(Shape(sides: 3), Square())?.code == .relationViolated)  // one side a subclass
-        #expect(pair(Shape(sides: 3), 4) == nil)  // not a Shape: not checked
+        #expect(pair(Shape(sides: 4), Shape(sides: 3)).violation == nil)
+        #expect(pair(Shape(sides: 3), Shape(sides: 4)).violation?.code == .relationViolated)
+        #expect(pair(Shape(sides: 3), Square()).violation?.code == .relationViolated)  // one side a subclass
+        guard case .wrongType = pair(Shape(sides: 3), 4) else {  // not a Shape: a declaration error for decoders
+            Issue.record("4 is not a Shape")
+            return
+        }
         #expect(relation.check(["later": Shape(sides: 3), "earlier": Square()])?.code == .relationViolated)
     }
 

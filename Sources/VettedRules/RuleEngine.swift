@@ -1,0 +1,319 @@
+public import VettedCore
+
+// The format-neutral half of validating decoding. A decoder (JSON's tape
+// decoder, the property-list decoder) walks its input and tells the engine
+// what happens, in substance:
+// - `begin`: a value of a `Validatable` type starts decoding;
+// - `asked` / `readAllKeys` / `sawKeys`: its `init(from:)` looked up a key,
+//   read `allKeys`, or made a keyed container of some key type;
+// - `decoded`: a field of some type decoded at a key;
+// - `end`: the value finished (or failed).
+// The engine runs the field rules and relations, collects violations under
+// the mode and cap, and proves each type's rules are declared right: the
+// first value of a type that decodes whole must have asked for every key a
+// rule names, and every rule must be of its field's type. A misdeclared rule
+// is an error in every mode, never a silent skip.
+
+extension VettedError.Code {
+    /// A rule (or relation) names a key that is none of the type's coding keys.
+    public static let ruleKeyUnknown = VettedError.Code("ruleKeyUnknown")
+    /// A rule (or relation) names a key that the type's `init(from:)` never looked up.
+    public static let ruleKeyNotDecoded = VettedError.Code("ruleKeyNotDecoded")
+    /// A rule's value type is neither its field's type nor its optional's wrapped type
+    /// (or a relation's type is not its fields').
+    public static let ruleTypeMismatch = VettedError.Code("ruleTypeMismatch")
+
+    /// Whether this code reports a rule declared wrong: a programmer's error, not bad input.
+    public var isRuleDeclaration: Bool { self == .ruleKeyUnknown || self == .ruleKeyNotDecoded || self == .ruleTypeMismatch }
+}
+
+/// The rules of one `Validatable` type, as a decoder applies them during one call.
+package final class TypeRules {
+    /// What to do when a field decodes: one entry per key that has checks or feeds a relation.
+    package struct Entry {
+        package let key: String
+        /// `key.utf8.count`, compared first.
+        package let length: Int
+        package let checks: [FieldCheck]
+        /// Its position in ``relationKeys``, if a relation needs its value.
+        package let slot: Int?
+    }
+
+    /// The type's name, for declaration errors.
+    package let typeName: String
+    package let entries: [Entry]
+    let relations: [RelationCheck]
+    /// Keys some relation needs; their decoded values are kept while the type decodes.
+    let relationKeys: [String]
+    /// For each relation, the positions of its keys in ``relationKeys``.
+    let relationSlots: [[Int]]
+    /// One `nil` per relation key: a value's empty slots, appended in one step.
+    let emptySlots: [Any?]
+    /// Set once a value of the type decoded whole with its declaration checked:
+    /// later values are not tracked.
+    package fileprivate(set) var verified = false
+
+    package init<V: Validatable>(_ type: V.Type) {
+        let validation = V.validation
+        typeName = String(reflecting: V.self)
+        let relationKeys = validation.relationKeyList
+        var entries = zip(validation.fieldKeys, validation.fieldChecks).map { key, checks in
+            Entry(key: key, length: key.utf8.count, checks: checks, slot: relationKeys.firstIndex(of: key))
+        }
+        for (slot, key) in relationKeys.enumerated() where !validation.fieldKeys.contains(key) {
+            entries.append(Entry(key: key, length: key.utf8.count, checks: [], slot: slot))
+        }
+        self.entries = entries
+        relations = validation.relations
+        self.relationKeys = relationKeys
+        relationSlots = validation.relations.map { relation in
+            relation.keys.compactMap { relationKeys.firstIndex(of: $0) }
+        }
+        emptySlots = Array(repeating: nil, count: relationKeys.count)
+    }
+
+    /// The rules of `type`, or `nil` when it is not `Validatable`.
+    package static func of<T>(_ type: T.Type) -> TypeRules? {
+        (type as? any Validatable.Type).map { TypeRules($0) }
+    }
+
+    /// The entry for `name`: a few short keys, compared by length first (no hashing).
+    @inline(__always)
+    package func entryIndex(_ name: String) -> Int? {
+        let length = name.utf8.count
+        for index in entries.indices where entries[index].length == length && entries[index].key == name { return index }
+        return nil
+    }
+}
+
+/// The rules of the value being decoded, and where its state lives in the engine.
+package struct RuleScope {
+    package let rules: TypeRules
+    /// First slot of this value's relation values in the engine.
+    let base: Int
+    /// Its record of keys asked for, while the type's declaration is being checked; else -1.
+    let tracked: Int
+
+    /// Whether lookups of this value are being recorded (its type's first value).
+    package var isTracking: Bool { tracked >= 0 }
+}
+
+/// Where a decoded value sits in the input, for a violation's offset, line,
+/// column and excerpt.
+package struct ValueLocation {
+    package let offset: Int
+    package let source: SourceText
+
+    package init(offset: Int, source: SourceText) {
+        self.offset = offset
+        self.source = source
+    }
+}
+
+/// One decode call's validation state.
+package final class RuleEngine {
+    package let mode: ValidationMode
+    package private(set) var violations: [VettedError] = []
+    package private(set) var omitted = 0
+    /// Values of relation fields, per active Validatable value (a stack).
+    private var relationValues: [Any?] = []
+    /// Declaration checks under way (a stack): one per tracked value.
+    private var tracking: [Tracked] = []
+    /// Rules per type met so far, for decoders that do not cache their own.
+    private var types: [ObjectIdentifier: TypeRules?] = [:]
+
+    private struct Tracked {
+        var asked: [Bool]
+        var readAllKeys = false
+        /// `Key(stringValue:) != nil` for each key type the value made a keyed container of.
+        var keyTypes: [(name: String, accepts: (String) -> Bool)] = []
+    }
+
+    package init(mode: ValidationMode) { self.mode = mode }
+
+    /// The rules of `type`, looked up once per call.
+    package func rules<T>(for type: T.Type) -> TypeRules? {
+        let id = ObjectIdentifier(type)
+        if let known = types[id] { return known }
+        let found = TypeRules.of(type)
+        types[id] = found
+        return found
+    }
+
+    // MARK: A value's life
+
+    /// A value of a type with `rules` starts decoding.
+    @inline(__always)
+    package func begin(_ rules: TypeRules) -> RuleScope {
+        let base = relationValues.count
+        let slots = rules.emptySlots
+        if !slots.isEmpty { relationValues.append(contentsOf: slots) }
+        var tracked = -1
+        if !rules.verified {
+            tracked = tracking.count
+            tracking.append(Tracked(asked: Array(repeating: false, count: rules.entries.count)))
+        }
+        return RuleScope(rules: rules, base: base, tracked: tracked)
+    }
+
+    /// The value's `init(from:)` looked up `name` (to decode it, test for it, or nest into it).
+    package func asked(_ name: String, in scope: RuleScope) {
+        guard scope.isTracking, tracking.indices.contains(scope.tracked), let index = scope.rules.entryIndex(name) else { return }
+        tracking[scope.tracked].asked[index] = true
+    }
+
+    /// The value's `init(from:)` read `allKeys`: it chooses its keys from the document.
+    package func readAllKeys(in scope: RuleScope) {
+        guard scope.isTracking, tracking.indices.contains(scope.tracked) else { return }
+        tracking[scope.tracked].readAllKeys = true
+    }
+
+    /// The value made a keyed container keyed by `Key`.
+    package func sawKeys<Key: CodingKey>(_ type: Key.Type, in scope: RuleScope) {
+        guard scope.isTracking, tracking.indices.contains(scope.tracked) else { return }
+        guard !tracking[scope.tracked].keyTypes.contains(where: { $0.name == String(reflecting: Key.self) }) else { return }
+        tracking[scope.tracked].keyTypes.append((String(reflecting: Key.self), { Key(stringValue: $0) != nil }))
+    }
+
+    /// A field of the value decoded at `name`: runs its rules, keeps it for relations.
+    /// `path` is the field's coding path; `location`, where its value is in the input.
+    @inline(__always)
+    package func decoded<Value>(
+        _ value: Value, name: String, in scope: RuleScope, path: () -> [any CodingKey], location: () -> ValueLocation?
+    ) throws {
+        guard let index = scope.rules.entryIndex(name) else { return }
+        let entries = scope.rules.entries
+        let entry = entries[index]
+        for check in entry.checks {
+            switch check.outcome(value) {
+            case .passed: continue
+            case .violated(let violation): try record(violation, at: path(), location())
+            case .wrongType:
+                throw declarationError(
+                    .ruleTypeMismatch, scope, path(),
+                    "\(scope.rules.typeName) has a rule of type \(check.valueTypeName) on \"\(name)\", which decodes as \(Value.self)")
+            }
+        }
+        if let slot = entry.slot {
+            let position = scope.base + slot
+            if relationValues.indices.contains(position) { relationValues[position] = value }
+        }
+    }
+
+    /// The value finished decoding (`succeeded`) or failed: runs its relations,
+    /// then, for its type's first whole value, checks that every key a rule
+    /// names was asked for. `path` is the value's coding path.
+    package func end(_ scope: RuleScope, path: @autoclosure () -> [any CodingKey], succeeded: Bool) throws {
+        defer { pop(scope) }
+        try runRelations(scope, path)
+        guard scope.isTracking, tracking.indices.contains(scope.tracked) else { return }
+        guard succeeded else { return }
+        let tracked = tracking[scope.tracked]
+        let rules = scope.rules
+        for (index, entry) in rules.entries.enumerated() where !(tracked.asked.indices.contains(index) && tracked.asked[index]) {
+            let accepted = tracked.keyTypes.contains { $0.accepts(entry.key) }
+            if !accepted {
+                let keyTypes = tracked.keyTypes.map(\.name)
+                let what =
+                    keyTypes.isEmpty
+                    ? "its init(from:) made no keyed container, so the rule cannot run"
+                    : "no key of \(keyTypes.joined(separator: " or ")) has that string value"
+                throw declarationError(.ruleKeyUnknown, scope, path(), "\(rules.typeName) has a rule on \"\(entry.key)\", but \(what)")
+            }
+            if !tracked.readAllKeys {
+                throw declarationError(
+                    .ruleKeyNotDecoded, scope, path(),
+                    "\(rules.typeName) has a rule on \"\(entry.key)\", but its init(from:) never looked that key up")
+            }
+        }
+        rules.verified = true
+    }
+
+    /// Drops the value's state without checking anything more (a fail-fast
+    /// violation is on its way out).
+    package func abandon(_ scope: RuleScope) { pop(scope) }
+
+    /// Drops the value's state (after `end`, or when decoding gives up on it).
+    private func pop(_ scope: RuleScope) {
+        let extra = relationValues.count - scope.base
+        if extra > 0 { relationValues.removeLast(extra) }
+        if scope.isTracking, tracking.count > scope.tracked { tracking.removeLast(tracking.count - scope.tracked) }
+    }
+
+    private func runRelations(_ scope: RuleScope, _ path: () -> [any CodingKey]) throws {
+        let rules = scope.rules
+        guard !rules.relations.isEmpty else { return }
+        // One read of the array (each read of a class property is an exclusivity check).
+        let stored = relationValues
+        func value(_ slot: Int) -> Any? {
+            let position = scope.base + slot
+            return stored.indices.contains(position) ? stored[position] : nil
+        }
+        let relations = rules.relations
+        for index in relations.indices where index < rules.relationSlots.count {
+            let relation = relations[index]
+            let slots = rules.relationSlots[index]
+            guard slots.count == relation.keys.count else { continue }
+            let outcome: CheckOutcome
+            if let pair = relation.pairBody, slots.count == 2 {
+                // The common case, without collecting the values.
+                guard let first = value(slots[0]), let second = value(slots[1]) else { continue }
+                outcome = pair(first, second)
+            } else {
+                guard slots.allSatisfy({ value($0) != nil }) else { continue }
+                var values: [String: Any] = [:]
+                for (key, slot) in zip(relation.keys, slots) { values[key] = value(slot) }
+                outcome = relation.check(values).map(CheckOutcome.violated) ?? .passed
+            }
+            switch outcome {
+            case .passed: continue
+            case .violated(let violation): try record(violation, at: path() + [PathKey(stringValue: relation.reportedKey)], nil)
+            case .wrongType:
+                throw declarationError(
+                    .ruleTypeMismatch, scope, path() + [PathKey(stringValue: relation.reportedKey)],
+                    "\(rules.typeName) has a relation of type \(relation.valueTypeName) on \(relation.keys.map { "\"\($0)\"" }.joined(separator: ", ")), whose fields decode as another type")
+            }
+        }
+    }
+
+    // MARK: Violations
+
+    /// Records a violation, or throws it at once in fail-fast mode.
+    package func record(_ violation: RuleViolation, at codingPath: [any CodingKey], _ location: ValueLocation?) throws {
+        var error = violation.error(at: DocumentPath(codingPath: codingPath))
+        // A located value: its offset, line and column, and the input around it.
+        // (A violation inside the value, such as one element's, keeps the value's place.)
+        if let location {
+            error = VettedError(violation.code, at: location.offset, in: location.source, path: error.path, message: violation.message)
+        }
+        switch mode {
+        case .failFast:
+            throw ValidationErrors(errors: [error], omitted: 0)
+        case .collect(let cap):
+            if violations.count < cap { violations.append(error) } else { omitted += 1 }
+        }
+    }
+
+    /// The outcome of a whole decode call: `result` (what the decoder made, or
+    /// why it stopped) combined with the violations collected.
+    package func finish<T>(_ result: Result<T, any Error>) throws -> T {
+        switch result {
+        case .success(let value):
+            guard violations.isEmpty else { throw ValidationErrors(errors: violations, omitted: omitted) }
+            return value
+        case .failure(let error as ValidationErrors):
+            throw error
+        case .failure(let error as VettedError) where error.code.isRuleDeclaration:
+            throw error
+        case .failure(let error):
+            // A structural failure: alone it is thrown as is (as Foundation's decoders would);
+            // after rule violations, together with them.
+            guard !violations.isEmpty else { throw error }
+            throw ValidationErrors(errors: violations, omitted: omitted, decodingFailure: error)
+        }
+    }
+
+    private func declarationError(_ code: VettedError.Code, _ scope: RuleScope, _ path: [any CodingKey], _ message: String) -> VettedError {
+        VettedError(code: code, path: DocumentPath(codingPath: path), message: message)
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import VettedCore
+
+/// What a decoder does with rule violations.
+public enum ValidationMode: Sendable, Hashable {
+    /// Keep decoding and collect violations, at most `cap` (the rest are counted).
+    case collect(upTo: Int)
+    /// Throw the first violation.
+    case failFast
+
+    /// Collect up to 100.
+    public static let collect = ValidationMode.collect(upTo: 100)
+}
+
+/// Every rule violation found while decoding, each with its path.
+///
+/// The stages of a decode fail with their own types:
+/// - the raw gate throws ``VettedCore/VettedError``;
+/// - the parser and the structure throw `DecodingError` (with the located
+///   `VettedError` as `underlyingError` for syntax);
+/// - the rules throw `ValidationErrors`;
+/// - a rule declared wrong (a key the type never decodes, a rule of another
+///   type than its field) throws a `VettedError` whose code
+///   ``VettedCore/VettedError/Code/isRuleDeclaration`` is true: a
+///   programmer's error, in every mode.
+public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
+    public let errors: [VettedError]
+    /// Violations beyond the cap, counted but not kept.
+    public let omitted: Int
+    /// The `DecodingError` that stopped decoding after these violations, if one did.
+    public let decodingFailure: (any Error & Sendable)?
+
+    public init(errors: [VettedError], omitted: Int = 0, decodingFailure: (any Error)? = nil) {
+        self.errors = errors
+        self.omitted = omitted
+        self.decodingFailure = decodingFailure.map { failure in
+            (failure as? DecodingError).map { $0 as any Error & Sendable } ?? StoppedDecoding(description: "\(failure)")
+        }
+    }
+
+    public var description: String {
+        var lines = errors.map { "\($0.path): \($0.code): \($0.message)" }
+        if omitted > 0 { lines.append("… and \(omitted) more") }
+        if let decodingFailure { lines.append("then decoding stopped: \(decodingFailure)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The same failure as a `DecodingError`, for code that expects one: the
+    /// first violation's path, and `self` as `underlyingError`.
+    public var decodingError: DecodingError {
+        let first = errors.first
+        return .dataCorrupted(
+            .init(
+                codingPath: first?.path.components.map(PathKey.init) ?? [],
+                debugDescription: first.map { "\($0.code): \($0.message)" } ?? "validation failed", underlyingError: self))
+    }
+}
+
+extension ValidationErrors: LocalizedError {
+    /// `3 values break their rules: $[0].id: outOfRange: must be between 1 and 2147483647; …`
+    /// — at most three violations, each with its path and code; never a value.
+    public var errorDescription: String? {
+        let count = errors.count + omitted
+        let shown = errors.prefix(3).map { "\($0.path): \($0.code): \($0.message)" }
+        var text = count == 1 ? "1 value breaks its rules: " : "\(count) values break their rules: "
+        text += shown.joined(separator: "; ")
+        if count > shown.count { text += "; and \(count - shown.count) more" }
+        if decodingFailure != nil { text += "; then decoding stopped on a structural error" }
+        return text
+    }
+}
+
+/// A non-Sendable failure, kept by its description.
+public struct StoppedDecoding: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// A coding key for a document-path component.
+public struct PathKey: CodingKey, Sendable {
+    public let stringValue: String
+    public let intValue: Int?
+    public init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+    public init(intValue: Int) {
+        self.stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+    init(_ component: DocumentPath.Component) {
+        switch component {
+        case .key(let key): self.init(stringValue: key)
+        case .index(let index): self.init(intValue: index)
+        }
+    }
+}
+
+extension DocumentPath {
+    /// The document path of a coding path.
+    public init(codingPath: [any CodingKey]) {
+        self.init(codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) })
+    }
+}
