@@ -40,7 +40,7 @@ let package = Package(
         // The strict JSON parser, JSONValue, the writer and the decoder.
         .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
-        .target(name: "VettedPlist", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        .target(name: "VettedPlist", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
         // Secure keyed archives: NSKeyedArchiver's format with NSSecureCoding's semantics.
         .target(name: "VettedArchive", dependencies: ["VettedCore", "VettedPlist"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage, and joins them (the gate → decode pipeline).

@@ -76,3 +76,13 @@ public struct Limits: Sendable, Hashable {
     /// ``maxDepth`` clamped to `0...depthCeiling`.
     public var effectiveMaxDepth: Int { Swift.max(0, Swift.min(maxDepth, Self.depthCeiling)) }
 }
+
+/// What to do when a JSON object or a property-list dictionary has the same key twice.
+public enum DuplicateKeyPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Fail with `duplicateKey`, naming the key and both offsets (the default).
+    case reject
+    /// Keep the first member; later ones are checked, then dropped.
+    case keepFirst = "first"
+    /// Keep the value of the last member, at the position of the first.
+    case keepLast = "last"
+}

@@ -19,15 +19,8 @@ public import Foundation
 /// What it accepts beyond the letter of the RFC, and what it rejects that the
 /// RFC leaves open, is listed in ``Options``.
 public struct JSONParser: Sendable {
-    /// What to do when an object has the same key twice.
-    public enum DuplicateKeyPolicy: String, Sendable, Hashable, CaseIterable {
-        /// Fail with `duplicateKey`, naming the key and both offsets (the default).
-        case reject
-        /// Keep the first member; later ones are checked, then dropped.
-        case keepFirst = "first"
-        /// Keep the value of the last member, at the position of the first.
-        case keepLast = "last"
-    }
+    /// What to do when an object has the same key twice (shared with property lists).
+    public typealias DuplicateKeyPolicy = VettedCore.DuplicateKeyPolicy
 
     /// Choices where RFC 8259 leaves room. The defaults reject everything unsafe.
     public struct Options: Sendable, Hashable {

@@ -33,10 +33,13 @@ struct BinaryPlistReader {
     static let trailerSize = 32
     static let headerSize = 8
 
-    init(scanner: ByteScanner, source: SourceText, limits: Limits) {
+    private let duplicateKeys: DuplicateKeyPolicy
+
+    init(scanner: ByteScanner, source: SourceText, limits: Limits, duplicateKeys: DuplicateKeyPolicy = .reject) {
         self.scanner = scanner
         self.source = source
         self.limits = limits
+        self.duplicateKeys = duplicateKeys
     }
 
     mutating func read() throws(VettedError) -> PlistValue {
@@ -294,6 +297,16 @@ struct BinaryPlistReader {
                 entries.reserveCapacity(elements.count)
                 for (key, element) in zip(keys[top.keyBase...], elements) { entries.append(PlistDictionary.Entry(key: key, value: element)) }
                 keys.removeSubrange(top.keyBase...)
+                do throws(PlistDictionary.Repeat) {
+                    entries = try PlistDictionary.applying(duplicateKeys, to: entries)
+                } catch {
+                    // At the repeated key's object, with the path of the dictionary's member.
+                    let keyOffset = (try? reference(at: top.references + error.position * objectRefSize)).map { offsets[$0] } ?? offsets[top.object]
+                    let firstOffset = (try? reference(at: top.references + error.first * objectRefSize)).map { offsets[$0] }
+                    throw self.error(
+                        .duplicateKey, at: keyOffset, "key \(Excerpt.escape(error.key)) appears twice in one dictionary",
+                        path: DocumentPath(currentPath().components + [.key(error.key)]), related: firstOffset)
+                }
                 values.append(.dictionary(PlistDictionary(entries)))
             } else {
                 values.append(.array(elements))

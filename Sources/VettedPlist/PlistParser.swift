@@ -19,8 +19,14 @@ public struct PlistParser: Sendable {
     }
 
     public var limits: Limits
+    /// A dictionary with the same key twice: rejected with `duplicateKey` by
+    /// default (Foundation keeps one silently); or the first or last kept.
+    public var duplicateKeys: DuplicateKeyPolicy
 
-    public init(limits: Limits = .default) { self.limits = limits }
+    public init(limits: Limits = .default, duplicateKeys: DuplicateKeyPolicy = .reject) {
+        self.limits = limits
+        self.duplicateKeys = duplicateKeys
+    }
 
     /// The format the bytes announce: `bplist` → binary; `<` (after an
     /// optional BOM and whitespace) → XML; else `nil`.
@@ -58,10 +64,10 @@ public struct PlistParser: Sendable {
                 guard scanner.bigEndianInteger(at: 0, size: 8) == 0x6270_6C69_7374_3030 else {
                     return .failure(VettedError(.unknownPlistFormat, at: 0, in: source, message: "only bplist00 binary property lists are read"))
                 }
-                var reader = BinaryPlistReader(scanner: scanner, source: source, limits: limits)
+                var reader = BinaryPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
                 return Result { () throws(VettedError) in try reader.read() }
             case .xml:
-                var reader = XMLPlistReader(scanner: scanner, source: source, limits: limits)
+                var reader = XMLPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
                 return Result { () throws(VettedError) in try reader.read() }
             }
         }

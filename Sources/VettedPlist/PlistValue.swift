@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+package import VettedCore
 
 /// An inert property-list value: data only, nothing it can make run.
 ///
@@ -93,6 +94,42 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
                 entries.append(Entry(key: key, value: newValue))
             }
         }
+    }
+}
+
+extension PlistDictionary {
+    /// A key that appears twice: its text and the positions of both entries.
+    package struct Repeat: Error {
+        package let key: String
+        package let first: Int
+        package let position: Int
+    }
+
+    /// `entries` under `policy`: unchanged when no key repeats (the common
+    /// case: one hash per key); else the first or last of each repeated key
+    /// at the first one's place, or the first repeat under `.reject`.
+    package static func applying(_ policy: DuplicateKeyPolicy, to entries: [Entry]) throws(Repeat) -> [Entry] {
+        guard entries.count > 1 else { return entries }
+        var firstIndex: [String: Int] = [:]
+        firstIndex.reserveCapacity(entries.count)
+        var kept: [Entry]?
+        for position in entries.indices {
+            let entry = entries[position]
+            guard let first = firstIndex[entry.key] else {
+                firstIndex[entry.key] = kept?.count ?? position
+                kept?.append(entry)
+                continue
+            }
+            switch policy {
+            case .reject: throw Repeat(key: entry.key, first: first, position: position)
+            case .keepFirst:
+                if kept == nil { kept = Array(entries[..<position]) }
+            case .keepLast:
+                if kept == nil { kept = Array(entries[..<position]) }
+                kept?[first].value = entry.value
+            }
+        }
+        return kept ?? entries
     }
 }
 

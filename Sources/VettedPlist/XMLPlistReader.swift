@@ -29,10 +29,13 @@ struct XMLPlistReader {
     private var keys: [String] = []
     private var valueCount = 0
 
-    init(scanner: ByteScanner, source: SourceText, limits: Limits) {
+    private let duplicateKeys: DuplicateKeyPolicy
+
+    init(scanner: ByteScanner, source: SourceText, limits: Limits, duplicateKeys: DuplicateKeyPolicy = .reject) {
         self.scanner = scanner
         self.source = source
         self.limits = limits
+        self.duplicateKeys = duplicateKeys
     }
 
     mutating func read() throws(VettedError) -> PlistValue {
@@ -279,9 +282,17 @@ struct XMLPlistReader {
             values.removeSubrange(valueBase...)
             values.append(.array(elements))
         case .dictionary(let valueBase, let keyBase, _):
-            let entries = zip(keys[keyBase...], values[valueBase...]).map { PlistDictionary.Entry(key: $0, value: $1) }
+            var entries = zip(keys[keyBase...], values[valueBase...]).map { PlistDictionary.Entry(key: $0, value: $1) }
             keys.removeSubrange(keyBase...)
             values.removeSubrange(valueBase...)
+            do throws(PlistDictionary.Repeat) {
+                entries = try PlistDictionary.applying(duplicateKeys, to: entries)
+            } catch {
+                // Keys' offsets are not kept: reported at the dictionary's <dict>, with the key's path.
+                throw self.error(
+                    .duplicateKey, at: top.start, "key \(Excerpt.escape(error.key)) appears twice in this dictionary",
+                    path: DocumentPath(path().components + [.key(error.key)]))
+            }
             // {"CF$UID": n} is how XML writes a keyed archive's UID.
             if entries.count == 1, entries[0].key == "CF$UID", case .integer(let integer) = entries[0].value,
                 let value = integer.int64Value, value >= 0

@@ -59,6 +59,19 @@ extension Rule where Value == String {
         return Rule { value in allowed.contains(value) ? nil : RuleViolation(.notAllowed, "must be one of \(list)", value: value) }
     }
 
+    /// Matches the pattern `source` entirely (see ``pattern(_:maximumLength:)-(LinearPattern,_)``).
+    /// A source that does not compile is never skipped: every value then fails
+    /// with `invalidPattern`, naming the compile error, so the mistake shows at
+    /// the first decode instead of letting everything through.
+    public static func pattern(_ source: String, maximumLength: Int = 1_024) -> Rule {
+        do {
+            return pattern(try LinearPattern(source), maximumLength: maximumLength)
+        } catch {
+            let message = "the rule's pattern does not compile: \(error.message)"
+            return Rule { _ in RuleViolation(.invalidPattern, message) }
+        }
+    }
+
     /// Matches `pattern` entirely, in time linear in the input (see ``LinearPattern``);
     /// inputs longer than `maximumLength` are refused before matching.
     public static func pattern(_ pattern: LinearPattern, maximumLength: Int = 1_024) -> Rule {

@@ -232,6 +232,14 @@ public func Relation<Value: Comparable & SendableMetatype>(_ later: String, afte
     Relation(later, earlier, as: type, .relationViolated, "must not be before \(earlier)") { $0 >= $1 }
 }
 
+/// `Relation(CodingKeys.lastUpdated, after: CodingKeys.created, as: Date.self)`:
+/// the same, named by coding keys (so a misspelt key does not compile).
+public func Relation<Value: Comparable & SendableMetatype>(
+    _ later: some CodingKey, after earlier: some CodingKey, as type: Value.Type
+) -> RelationCheck {
+    Relation(later.stringValue, after: earlier.stringValue, as: type)
+}
+
 /// A custom relation between two fields of one type, reported at the first.
 public func Relation<Value: SendableMetatype>(
     _ first: String, _ second: String, as type: Value.Type, _ code: VettedError.Code, _ message: String,

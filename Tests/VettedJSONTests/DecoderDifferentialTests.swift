@@ -8,107 +8,18 @@ import VettedTestSupport
 /// equal values when both succeed, the same DecodingError case and coding
 /// path when both fail.
 @Suite struct DecoderDifferentialTests {
-    struct Simple: Codable, Equatable {
-        var a: Int
-        var b: String
-        var c: Double?
-        var d: [Bool]
-    }
+    typealias Simple = DecoderCorpus.Simple
+    typealias Color = DecoderCorpus.Color
+    typealias Level = DecoderCorpus.Level
+    typealias Shape = DecoderCorpus.Shape
+    typealias Derived = DecoderCorpus.Derived
+    typealias Inventory = DecoderCorpus.Inventory
+    typealias Everything = DecoderCorpus.Everything
+    typealias Dated = DecoderCorpus.Dated
+    typealias Snake = DecoderCorpus.Snake
+    typealias Outcome = DecoderCorpus.Outcome
 
-    enum Color: String, Codable, Equatable { case red, green }
-    enum Level: Int, Codable, Equatable { case low = 1, high = 2 }
-    enum Shape: Codable, Equatable {
-        case circle(radius: Double)
-        case square(Int)
-        case none
-    }
-
-    class Base: Codable {
-        var x: Int
-        init(x: Int) { self.x = x }
-    }
-
-    final class Derived: Base, Equatable {
-        var y: String
-        enum CodingKeys: String, CodingKey { case y }
-        required init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            y = try container.decode(String.self, forKey: .y)
-            try super.init(from: container.superDecoder())
-        }
-        static func == (lhs: Derived, rhs: Derived) -> Bool { lhs.x == rhs.x && lhs.y == rhs.y }
-    }
-
-    /// Uses nested containers, allKeys and contains by hand.
-    struct Inventory: Decodable, Equatable {
-        var counts: [String: Int]
-        var hasNote: Bool
-        var first: String
-        enum Keys: String, CodingKey { case items, note, names }
-        struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Keys.self)
-            let items = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .items)
-            var counts: [String: Int] = [:]
-            for key in items.allKeys { counts[key.stringValue] = try items.decode(Int.self, forKey: key) }
-            self.counts = counts
-            hasNote = container.contains(.note)
-            var names = try container.nestedUnkeyedContainer(forKey: .names)
-            first = try names.decode(String.self)
-        }
-    }
-
-    struct Everything: Codable, Equatable {
-        var url: URL
-        var decimal: Decimal
-        var uuid: UUID
-        var data: Data
-        var set: Set<Int>
-        var byName: [String: Int]
-        var byNumber: [Int: String]
-        var nested: [[Int?]]
-        var color: Color
-        var level: Level
-        var shape: Shape
-        var small: Int8
-        var unsigned: UInt16
-        var float: Float
-    }
-
-    struct Dated: Codable, Equatable { var when: Date }
-    struct Snake: Codable, Equatable {
-        var firstName: String
-        var lastUpdatedAt: Int
-        var url: String
-    }
-
-    enum Outcome: Equatable {
-        case value
-        case error(kind: String, path: [String])
-    }
-
-    static func outcome(_ body: () throws -> Void) -> Outcome {
-        do {
-            try body()
-            return .value
-        } catch let error as DecodingError {
-            switch error {
-            case .typeMismatch(_, let context): return .error(kind: "typeMismatch", path: context.codingPath.map(\.stringValue))
-            case .valueNotFound(_, let context): return .error(kind: "valueNotFound", path: context.codingPath.map(\.stringValue))
-            case .keyNotFound(let key, let context):
-                return .error(kind: "keyNotFound", path: context.codingPath.map(\.stringValue) + [key.stringValue])
-            case .dataCorrupted(let context): return .error(kind: "dataCorrupted", path: context.codingPath.map(\.stringValue))
-            @unknown default: return .error(kind: "unknown", path: [])
-            }
-        } catch {
-            return .error(kind: "other: \(type(of: error))", path: [])
-        }
-    }
+    static func outcome(_ body: () throws -> Void) -> Outcome { DecoderCorpus.outcome(body) }
 
     func compare<T: Decodable & Equatable>(
         _ type: T.Type, _ json: String, sourceLocation: Testing.SourceLocation = #_sourceLocation,

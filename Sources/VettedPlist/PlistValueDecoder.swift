@@ -1,0 +1,435 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+@_spi(Scanning) import VettedCore
+import VettedRules
+
+/// One `decode` call of ``VettedPropertyListDecoder``: its options and rules.
+final class PlistDecodingContext {
+    let userInfo: [CodingUserInfoKey: Any]
+    /// The input's format: Foundation reads an XML real's text straight into a
+    /// `Float` (rounding), but a binary real only when it is exactly one.
+    let format: PlistParser.Format
+    /// The stack this call may use: models recurse once per level, in code of theirs.
+    let stack: StackGuard
+    let engine: RuleEngine
+
+    init(options: VettedPropertyListDecoder.Options, format: PlistParser.Format) {
+        userInfo = options.userInfo
+        self.format = format
+        stack = StackGuard(budget: options.limits.maxStackBytes)
+        engine = RuleEngine(mode: options.validationMode)
+    }
+}
+
+/// What Foundation's property-list encoder writes for `nil`, and reads back as `nil`.
+let plistNullString = "$null"
+
+/// Decodes from a ``PlistValue`` tree: one decoder per value, as Foundation's
+/// property-list decoder makes one, with the rules of the value's type.
+final class PlistValueDecoder: Decoder, SingleValueDecodingContainer {
+    let context: PlistDecodingContext
+    let value: PlistValue
+    let codingPath: [any CodingKey]
+    /// The rules of the type whose `init(from:)` runs on this value, for its keyed container.
+    var active: RuleScope?
+
+    init(context: PlistDecodingContext, value: PlistValue, codingPath: [any CodingKey]) {
+        self.context = context
+        self.value = value
+        self.codingPath = codingPath
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    // MARK: Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .dictionary(let dictionary) = value else {
+            throw mismatch([String: Any].self, expected: "Dictionary<String, Any>", value, codingPath)
+        }
+        if let active, active.isTracking { context.engine.sawKeys(Key.self, in: active) }
+        let reader = PlistKeyedReader(decoder: self, dictionary: dictionary, active: active)
+        return KeyedDecodingContainer(PlistKeyedContainer<Key>(reader: reader))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else {
+            throw mismatch([Any].self, expected: "Array<Any>", value, codingPath)
+        }
+        return PlistUnkeyedContainer(decoder: self, elements: elements, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: Values
+
+    /// Decodes `T` from this decoder's value: dates and data as the format has
+    /// them, and the rules of `Validatable` types.
+    func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
+        guard context.stack.hasRoom(atDepth: codingPath.count) else { throw tooDeep() }
+        if T.self == Date.self {
+            guard case .date(let date) = value else { throw mismatch(Date.self, value, codingPath) }
+            return try SameType.cast(date, to: T.self)
+        }
+        if T.self == Data.self {
+            guard case .data(let data) = value else { throw mismatch(Data.self, value, codingPath) }
+            return try SameType.cast(data, to: T.self)
+        }
+        let engine = context.engine
+        guard let rules = engine.rules(for: T.self) else { return try T(from: self) }
+        let scope = engine.begin(rules)
+        active = scope
+        defer { active = nil }
+        let result: T
+        do {
+            result = try T(from: self)
+        } catch let error as ValidationErrors {
+            // Fail-fast: the first violation stands; nothing more is checked.
+            engine.abandon(scope)
+            throw error
+        } catch {
+            try engine.end(scope, path: codingPath, succeeded: false)
+            throw error
+        }
+        try engine.end(scope, path: codingPath, succeeded: true)
+        return result
+    }
+
+    /// Decodes `T` from `value`, one `key` below this value.
+    func child<T: Decodable>(_ type: T.Type, _ value: PlistValue, _ key: any CodingKey) throws -> T {
+        try PlistValueDecoder(context: context, value: value, codingPath: codingPath + [key]).unwrap(T.self)
+    }
+
+    func tooDeep() -> DecodingError {
+        let error = VettedError(
+            code: .depthLimitExceeded, path: DocumentPath(codingPath: codingPath), message: "the model nests " + context.stack.exceededMessage)
+        return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+    }
+
+    // MARK: Scalars (shared by the containers)
+
+    static func isNull(_ value: PlistValue) -> Bool {
+        if case .string(let string) = value { return string == plistNullString }
+        return false
+    }
+
+    static func bool(_ value: PlistValue, _ codingPath: [any CodingKey]) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, codingPath) }
+        return bool
+    }
+
+    static func string(_ value: PlistValue, _ codingPath: [any CodingKey]) throws -> String {
+        guard case .string(let string) = value, string != plistNullString else { throw mismatch(String.self, value, codingPath) }
+        return string
+    }
+
+    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: PlistValue, _ codingPath: [any CodingKey]) throws -> I {
+        let exact: I?
+        switch value {
+        case .integer(.signed(let number)): exact = I(exactly: number)
+        case .integer(.unsigned(let number)): exact = I(exactly: number)
+        case .real(let number): exact = number.isFinite ? I(exactly: number) : nil
+        default: throw mismatch(I.self, value, codingPath)
+        }
+        guard let exact else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "Property list number <\(describe(value))> does not fit in \(I.self)."))
+        }
+        return exact
+    }
+
+    static func double(_ value: PlistValue, _ codingPath: [any CodingKey]) throws -> Double {
+        switch value {
+        case .real(let number): return number
+        case .integer(.signed(let number)): return Double(number)
+        case .integer(.unsigned(let number)): return Double(number)
+        default: throw mismatch(Double.self, value, codingPath)
+        }
+    }
+
+    static func float(_ value: PlistValue, _ codingPath: [any CodingKey], format: PlistParser.Format) throws -> Float {
+        let double = try double(value, codingPath)
+        if format == .xml || !double.isFinite { return Float(double) }
+        guard let float = Float(exactly: double) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "Property list number <\(double)> does not fit in Float."))
+        }
+        return float
+    }
+
+    /// A short, escaped description of a scalar, for messages.
+    static func describe(_ value: PlistValue) -> String {
+        switch value {
+        case .integer(let number): number.description
+        case .real(let number): "\(number)"
+        case .string(let string): Excerpt.escape(string, maximumBytes: 32)
+        default: kind(of: value)
+        }
+    }
+
+    static func kind(of value: PlistValue) -> String {
+        switch value {
+        case .dictionary: "a dictionary"
+        case .array: "an array"
+        case .string(let string): string == plistNullString ? "null" : "a string"
+        case .data: "data"
+        case .date: "a date"
+        case .integer, .real: "number"
+        case .bool: "bool"
+        case .uid: "a keyed-archive UID"
+        }
+    }
+
+    /// Foundation's type mismatch; `$null` where a value is required is `valueNotFound`.
+    static func mismatch(_ type: Any.Type, expected: String? = nil, _ value: PlistValue, _ codingPath: [any CodingKey]) -> DecodingError {
+        if isNull(value) {
+            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
+        }
+        return .typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(expected ?? "\(type)") but found \(kind(of: value)) instead."))
+    }
+
+    func mismatch(_ type: Any.Type, expected: String? = nil, _ value: PlistValue, _ codingPath: [any CodingKey]) -> DecodingError {
+        Self.mismatch(type, expected: expected, value, codingPath)
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { Self.isNull(value) }
+    func decode(_ type: Bool.Type) throws -> Bool { try Self.bool(value, codingPath) }
+    func decode(_ type: String.Type) throws -> String { try Self.string(value, codingPath) }
+    func decode(_ type: Double.Type) throws -> Double { try Self.double(value, codingPath) }
+    func decode(_ type: Float.Type) throws -> Float { try Self.float(value, codingPath, format: context.format) }
+    func decode(_ type: Int.Type) throws -> Int { try Self.integer(Int.self, value, codingPath) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try Self.integer(Int8.self, value, codingPath) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try Self.integer(Int16.self, value, codingPath) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try Self.integer(Int32.self, value, codingPath) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try Self.integer(Int64.self, value, codingPath) }
+    func decode(_ type: UInt.Type) throws -> UInt { try Self.integer(UInt.self, value, codingPath) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try Self.integer(UInt8.self, value, codingPath) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try Self.integer(UInt16.self, value, codingPath) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try Self.integer(UInt32.self, value, codingPath) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try Self.integer(UInt64.self, value, codingPath) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // A value decoded through its own single-value container: the same value, its own type's rules.
+        try PlistValueDecoder(context: context, value: value, codingPath: codingPath).unwrap(T.self)
+    }
+}
+
+/// The work of a keyed container, on keys as `any CodingKey`.
+final class PlistKeyedReader {
+    let decoder: PlistValueDecoder
+    let dictionary: PlistDictionary
+    let active: RuleScope?
+    /// Each key's entry, for dictionaries too large to search by comparing keys.
+    private let index: [String: Int]?
+
+    /// Small dictionaries are searched in place; larger ones get a hash index, so no lookup is linear in the input.
+    static let indexThreshold = 8
+
+    /// `dictionary` has no repeated key: the reader applied the duplicate-key policy.
+    init(decoder: PlistValueDecoder, dictionary: PlistDictionary, active: RuleScope?) {
+        self.decoder = decoder
+        self.dictionary = dictionary
+        self.active = active
+        let entries = dictionary.entries
+        guard entries.count > Self.indexThreshold else {
+            index = nil
+            return
+        }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(entries.count)
+        for position in entries.indices where index[entries[position].key] == nil { index[entries[position].key] = position }
+        self.index = index
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    /// Keys in order.
+    var keyNames: [String] {
+        if let active, active.isTracking { decoder.context.engine.readAllKeys(in: active) }
+        return dictionary.entries.map(\.key)
+    }
+
+    /// The value of `name`, or `nil`. Every lookup of a key comes here, so the
+    /// rules learn which keys `init(from:)` asks for.
+    func find(_ name: String) -> PlistValue? {
+        if let active, active.isTracking { decoder.context.engine.asked(name, in: active) }
+        let entries = dictionary.entries
+        if let index {
+            guard let position = index[name], entries.indices.contains(position) else { return nil }
+            return entries[position].value
+        }
+        for entry in entries where entry.key == name { return entry.value }
+        return nil
+    }
+
+    private func member(_ key: any CodingKey) throws -> PlistValue {
+        guard let value = find(key.stringValue) else {
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        }
+        return value
+    }
+
+    func decodeNil(_ key: any CodingKey) throws -> Bool { PlistValueDecoder.isNull(try member(key)) }
+
+    /// Decodes the member `key` with `body`, then checks the field's rules.
+    @inline(__always)
+    func decodeValue<T>(_ key: any CodingKey, _ body: (PlistValue, [any CodingKey]) throws -> T) throws -> T {
+        let value = try body(try member(key), codingPath + [key])
+        if let active { try validate(value, key, active) }
+        return value
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
+        let value = try decoder.child(T.self, try member(key), key)
+        if let active { try validate(value, key, active) }
+        return value
+    }
+
+    private func validate<Value>(_ value: Value, _ key: any CodingKey, _ active: RuleScope) throws {
+        let codingPath = codingPath
+        try decoder.context.engine.decoded(value, name: key.stringValue, in: active, path: { codingPath + [key] }, location: { nil })
+    }
+
+    func nested(_ key: any CodingKey, what: String) throws -> PlistValue {
+        guard let value = find(key.stringValue) else {
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "Cannot get \(what) -- no value found for key \(key) (\"\(key.stringValue)\")"))
+        }
+        return value
+    }
+
+    func superDecoder(_ key: any CodingKey) -> any Decoder {
+        // As Foundation: a missing member decodes as null.
+        PlistValueDecoder(context: decoder.context, value: find(key.stringValue) ?? .string(plistNullString), codingPath: codingPath + [key])
+    }
+}
+
+/// A keyed container: a thin generic shell over ``PlistKeyedReader``.
+struct PlistKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let reader: PlistKeyedReader
+
+    var codingPath: [any CodingKey] { reader.codingPath }
+    var allKeys: [Key] { reader.keyNames.compactMap { Key(stringValue: $0) } }
+    func contains(_ key: Key) -> Bool { reader.find(key.stringValue) != nil }
+    func decodeNil(forKey key: Key) throws -> Bool { try reader.decodeNil(key) }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try reader.decodeValue(key, PlistValueDecoder.bool) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try reader.decodeValue(key, PlistValueDecoder.string) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try reader.decodeValue(key, PlistValueDecoder.double) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        let format = reader.decoder.context.format
+        return try reader.decodeValue(key) { try PlistValueDecoder.float($0, $1, format: format) }
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int.self, $0, $1) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int8.self, $0, $1) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int16.self, $0, $1) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int32.self, $0, $1) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int64.self, $0, $1) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt.self, $0, $1) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt8.self, $0, $1) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt16.self, $0, $1) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt32.self, $0, $1) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt64.self, $0, $1) } }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader.decode(T.self, key) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let value = try reader.nested(key, what: "KeyedDecodingContainer<\(NestedKey.self)>")
+        let decoder = PlistValueDecoder(context: reader.decoder.context, value: value, codingPath: codingPath + [key])
+        return try decoder.container(keyedBy: NestedKey.self)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let value = try reader.nested(key, what: "UnkeyedDecodingContainer")
+        return try PlistValueDecoder(context: reader.decoder.context, value: value, codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { reader.superDecoder(PathKey(stringValue: "super")) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { reader.superDecoder(key) }
+}
+
+struct PlistUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: PlistValueDecoder
+    let elements: [PlistValue]
+    let codingPath: [any CodingKey]
+    private(set) var currentIndex = 0
+
+    init(decoder: PlistValueDecoder, elements: [PlistValue], codingPath: [any CodingKey]) {
+        self.decoder = decoder
+        self.elements = elements
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    private var indexPath: [any CodingKey] { codingPath + [PathKey(intValue: currentIndex)] }
+
+    private func current(_ type: Any.Type) throws -> PlistValue {
+        guard elements.indices.contains(currentIndex) else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: indexPath, debugDescription: "Unkeyed container is at end."))
+        }
+        return elements[currentIndex]
+    }
+
+    private mutating func next<T>(_ type: T.Type, _ body: (PlistValue, [any CodingKey]) throws -> T) throws -> T {
+        let value = try body(try current(type), indexPath)
+        currentIndex += 1
+        return value
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard PlistValueDecoder.isNull(try current(Any?.self)) else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type, PlistValueDecoder.bool) }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type, PlistValueDecoder.string) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type, PlistValueDecoder.double) }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        let format = decoder.context.format
+        return try next(type) { try PlistValueDecoder.float($0, $1, format: format) }
+    }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try PlistValueDecoder.integer(Int.self, $0, $1) } }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try PlistValueDecoder.integer(Int8.self, $0, $1) } }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try PlistValueDecoder.integer(Int16.self, $0, $1) } }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try PlistValueDecoder.integer(Int32.self, $0, $1) } }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try PlistValueDecoder.integer(Int64.self, $0, $1) } }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try PlistValueDecoder.integer(UInt.self, $0, $1) } }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try PlistValueDecoder.integer(UInt8.self, $0, $1) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try PlistValueDecoder.integer(UInt16.self, $0, $1) } }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try PlistValueDecoder.integer(UInt32.self, $0, $1) } }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try PlistValueDecoder.integer(UInt64.self, $0, $1) } }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let decoder = decoder
+        return try next(type) { value, path in
+            try PlistValueDecoder(context: decoder.context, value: value, codingPath: path).unwrap(T.self)
+        }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let child = PlistValueDecoder(context: decoder.context, value: try current(KeyedDecodingContainer<NestedKey>.self), codingPath: indexPath)
+        let container = try child.container(keyedBy: NestedKey.self)
+        currentIndex += 1
+        return container
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let child = PlistValueDecoder(context: decoder.context, value: try current((any UnkeyedDecodingContainer).self), codingPath: indexPath)
+        let container = try child.unkeyedContainer()
+        currentIndex += 1
+        return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let child = PlistValueDecoder(context: decoder.context, value: try current((any Decoder).self), codingPath: indexPath)
+        currentIndex += 1
+        return child
+    }
+}

@@ -1,0 +1,115 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import VettedCore
+// The rules, their errors and modes are part of this module's API.
+@_exported public import VettedRules
+
+/// Decodes `Decodable` values from binary or XML property lists, with
+/// validation built in.
+///
+/// Its API mirrors Foundation's `PropertyListDecoder`: `decode(_:from:)`,
+/// `decode(_:from:format:)` and `userInfo`. For types that declare no rules
+/// it throws `DecodingError` as `PropertyListDecoder` does — same case, same
+/// coding path — and where Foundation would crash or read past the input
+/// (a mutated binary plist), it throws a typed, located error instead: the
+/// bytes are read by ``PlistParser`` under ``limits`` first.
+///
+/// Types that conform to `Validatable` have their rules checked while they
+/// decode, at any depth, exactly as ``VettedJSONDecoder`` checks them: the
+/// same ``ValidationMode``, cap and paths. Dictionaries with a repeated key
+/// are rejected (``duplicateKeyPolicy``).
+///
+/// ```swift
+/// let decoder = VettedPropertyListDecoder()
+/// let listings = try decoder.decode([Listing].self, from: data)  // binary or XML
+/// ```
+///
+/// One decoder may be shared by tasks: its options sit behind a lock.
+open class VettedPropertyListDecoder: @unchecked Sendable {
+    // `@unchecked Sendable`: every option lives in `options`, read and written
+    // under its lock; the class has no other stored state. (Subclasses must
+    // keep to that.)
+
+    struct Options: Sendable {
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var limits = Limits()
+        var duplicateKeyPolicy: DuplicateKeyPolicy = .reject
+        var validationMode: ValidationMode = .collect
+    }
+
+    private let options = Locked(Options())
+
+    /// Values for the types' `init(from:)`, as `decoder.userInfo`.
+    open var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { options.current.userInfo }
+        set { options.update { $0.userInfo = newValue } }
+    }
+
+    /// Limits for the reader (size, depth, members, string lengths, stack).
+    open var limits: Limits {
+        get { options.current.limits }
+        set { options.update { $0.limits = newValue } }
+    }
+
+    /// Repeated dictionary keys: rejected by default (Foundation keeps one silently).
+    open var duplicateKeyPolicy: DuplicateKeyPolicy {
+        get { options.current.duplicateKeyPolicy }
+        set { options.update { $0.duplicateKeyPolicy = newValue } }
+    }
+
+    /// What to do with rule violations.
+    open var validationMode: ValidationMode {
+        get { options.current.validationMode }
+        set { options.update { $0.validationMode = newValue } }
+    }
+
+    public init() {}
+
+    /// Decodes `type` from a binary or XML property list.
+    open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        var format = PlistParser.Format.binary
+        return try decode(type, from: SourceText(data), format: &format)
+    }
+
+    /// Decodes `type` from a binary or XML property list.
+    open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        var format = PlistParser.Format.binary
+        return try decode(type, from: SourceText(bytes), format: &format)
+    }
+
+    /// Decodes `type`, and says in `format` which format the bytes were in.
+    open func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistParser.Format) throws -> T {
+        try decode(type, from: SourceText(data), format: &format)
+    }
+
+    /// Decodes `type` from a value already read. It is written out and read
+    /// back, so that ``limits`` and ``duplicateKeyPolicy`` hold as for bytes.
+    open func decode<T: Decodable>(_ type: T.Type, from value: PlistValue) throws -> T {
+        var format = PlistParser.Format.binary
+        return try decode(type, from: SourceText(PlistWriter.binary(value)), format: &format)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, format: inout PlistParser.Format) throws -> T {
+        let options = options.current
+        let root: PlistValue
+        do {
+            guard let detected = PlistParser.format(of: source) else {
+                throw VettedError(.unknownPlistFormat, at: 0, in: source, message: "not a property list: expected bplist00 or XML")
+            }
+            format = detected
+            var parser = PlistParser(limits: options.limits)
+            parser.duplicateKeys = options.duplicateKeyPolicy
+            root = try parser.parse(source, as: detected)
+        } catch {
+            // As PropertyListDecoder: unreadable input is dataCorrupted, here with the located error underneath.
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The given data was not a valid property list. \(error)", underlyingError: error))
+        }
+        let context = PlistDecodingContext(options: options, format: format)
+        let result = Result { () throws -> T in try PlistValueDecoder(context: context, value: root, codingPath: []).unwrap(T.self) }
+        return try context.engine.finish(result)
+    }
+}
