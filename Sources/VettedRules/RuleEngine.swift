@@ -27,6 +27,17 @@ extension VettedError.Code {
     public var isRuleDeclaration: Bool { self == .ruleKeyUnknown || self == .ruleKeyNotDecoded || self == .ruleTypeMismatch }
 }
 
+/// `Module.Outer.Inner`: the full name of a type, without the
+/// `(unknown context at $…)` the runtime puts in for private and local types
+/// (synthesized `CodingKeys` are private).
+func readableName(of type: Any.Type) -> String {
+    var name = String(reflecting: type)
+    while let start = name.firstRange(of: "(unknown context at "), let end = name[start.upperBound...].firstRange(of: ").") {
+        name.removeSubrange(start.lowerBound..<end.upperBound)
+    }
+    return name
+}
+
 /// The rules of one `Validatable` type, as a decoder applies them during one call.
 package final class TypeRules {
     /// What to do when a field decodes: one entry per key that has checks or feeds a relation.
@@ -55,7 +66,7 @@ package final class TypeRules {
 
     package init<V: Validatable>(_ type: V.Type) {
         let validation = V.validation
-        typeName = String(reflecting: V.self)
+        typeName = readableName(of: V.self)
         let relationKeys = validation.relationKeyList
         var entries = zip(validation.fieldKeys, validation.fieldChecks).map { key, checks in
             Entry(key: key, length: key.utf8.count, checks: checks, slot: relationKeys.firstIndex(of: key))
@@ -171,8 +182,9 @@ package final class RuleEngine {
     /// The value made a keyed container keyed by `Key`.
     package func sawKeys<Key: CodingKey>(_ type: Key.Type, in scope: RuleScope) {
         guard scope.isTracking, tracking.indices.contains(scope.tracked) else { return }
-        guard !tracking[scope.tracked].keyTypes.contains(where: { $0.name == String(reflecting: Key.self) }) else { return }
-        tracking[scope.tracked].keyTypes.append((String(reflecting: Key.self), { Key(stringValue: $0) != nil }))
+        let name = readableName(of: Key.self)
+        guard !tracking[scope.tracked].keyTypes.contains(where: { $0.name == name }) else { return }
+        tracking[scope.tracked].keyTypes.append((name, { Key(stringValue: $0) != nil }))
     }
 
     /// A field of the value decoded at `name`: runs its rules, keeps it for relations.

@@ -144,7 +144,7 @@ struct TypedRuleBox<Value>: TypedRule {
         withValue(value, as: Value.self) { rule.check($0).map(CheckOutcome.violated) ?? .passed }
     }
 
-    var valueTypeName: String { String(reflecting: Value.self) }
+    var valueTypeName: String { String(describing: Value.self) }
 }
 
 /// A value that may be an empty optional, told apart without knowing its wrapped type.
@@ -246,7 +246,7 @@ public func Relation<Value: SendableMetatype>(
     _ holds: @escaping @Sendable (Value, Value) -> Bool
 ) -> RelationCheck {
     // The values come boxed in `Any` (a generic parameter does not open `Any`), so each takes one `switch` cast.
-    RelationCheck(first, second, reportedAt: first, valueTypeName: String(reflecting: Value.self)) { a, b in
+    RelationCheck(first, second, reportedAt: first, valueTypeName: String(describing: Value.self)) { a, b in
         withValue(a, as: Value.self) { a in
             withValue(b, as: Value.self) { b in holds(a, b) ? .passed : .violated(RuleViolation(code, message)) }
         }

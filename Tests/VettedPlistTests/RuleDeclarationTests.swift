@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+import VettedCore
+import VettedJSON
+import VettedPlist
+import VettedRules
+
+/// The two structured decoders, fed the same document: JSON as written,
+/// the property list made from it (binary).
+enum StructuredDecoder: String, CaseIterable, CustomTestStringConvertible {
+    case json
+    case plist
+
+    var testDescription: String { rawValue }
+
+    func decode<T: Decodable>(
+        _ type: T.Type, _ json: String, mode: ValidationMode = .collect, snakeCase: Bool = false
+    ) throws -> T {
+        switch self {
+        case .json:
+            let decoder = VettedJSONDecoder()
+            decoder.validationMode = mode
+            if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+            return try decoder.decode(type, from: Data(json.utf8))
+        case .plist:
+            let decoder = VettedPropertyListDecoder()
+            decoder.validationMode = mode
+            let value = try PlistDecoderDifferentialTests.plist(json)
+            return try decoder.decode(type, from: Data(PlistWriter.binary(value)))
+        }
+    }
+
+    /// The error `body` throws, which must be a `VettedError`.
+    func declarationError(_ body: () throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> VettedError? {
+        do {
+            try body()
+            Issue.record("expected a rule declaration error, got a value", sourceLocation: sourceLocation)
+        } catch let error as VettedError {
+            #expect(error.code.isRuleDeclaration, "\(error)", sourceLocation: sourceLocation)
+            return error
+        } catch {
+            Issue.record("expected a VettedError, got \(error)", sourceLocation: sourceLocation)
+        }
+        return nil
+    }
+
+    /// The violations `body` throws.
+    func violations(_ body: () throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [VettedError] {
+        do {
+            try body()
+            Issue.record("expected violations, got a value", sourceLocation: sourceLocation)
+        } catch let error as ValidationErrors {
+            return error.errors
+        } catch {
+            Issue.record("expected ValidationErrors, got \(error)", sourceLocation: sourceLocation)
+        }
+        return []
+    }
+}
+
+/// A misdeclared rule is a loud programmer error in both decoders, in every
+/// mode, at any depth: never a silent skip.
+@Suite struct RuleDeclarationTests {
+    struct Item: Codable, Equatable {
+        var id: Int
+        var name: String
+        var note: String?
+    }
+
+    /// The issue's own example: a misspelt key.
+    struct MisspeltKey: Codable, Validatable {
+        var id: Int
+        var name: String
+        static let validation = Validation<MisspeltKey> { Field("idd", Rule<Int>.range(1...10)) }
+    }
+
+    /// The issue's own example: the rule's type is not the field's.
+    struct WrongType: Codable, Validatable {
+        var id: Int
+        var name: String
+        static let validation = Validation<WrongType> { Field("name", Rule<Int>.range(1...10)) }
+    }
+
+    struct RelationUnknownKey: Codable, Validatable {
+        var start: Int
+        var end: Int
+        static let validation = Validation<RelationUnknownKey> { Relation("end", after: "begin", as: Int.self) }
+    }
+
+    struct RelationWrongType: Codable, Validatable {
+        var start: Int
+        var end: Int
+        static let validation = Validation<RelationWrongType> { Relation("end", after: "start", as: Date.self) }
+    }
+
+    /// A key of the type's CodingKeys that its hand-written init(from:) never asks for.
+    struct NeverDecoded: Decodable, Validatable {
+        var id: Int
+        var name: String = "default"
+        enum CodingKeys: String, CodingKey { case id, name }
+        init(from decoder: any Decoder) throws {
+            id = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .id)
+        }
+        static let validation = Validation<NeverDecoded> { Field(CodingKeys.name, Rule<String>.length(1...3)) }
+    }
+
+    /// Correct declarations: an optional field's rule names its wrapped type.
+    struct Correct: Codable, Validatable {
+        var id: Int
+        var note: String?
+        static let validation = Validation<Correct> {
+            Field("id", Rule<Int>.range(1...10))
+            Field("note", Rule<String>.length(1...3))
+        }
+    }
+
+    /// An enum with associated values: its synthesized init(from:) reads
+    /// `allKeys` and decodes one case's key, so a rule on another case's key is
+    /// fine; a key that is no case is not.
+    enum Payment: Codable, Validatable {
+        case card(number: String)
+        case cash(amount: Int)
+        static let validation = Validation<Payment> { Field("cash", Rule<[String: Int]>.count(1...1)) }
+    }
+
+    enum BadPayment: Codable, Validatable {
+        case card(number: String)
+        case cash(amount: Int)
+        static let validation = Validation<BadPayment> { Field("cheque", Rule<[String: Int]>.count(1...1)) }
+    }
+
+    struct Box<Inner: Codable>: Codable { var items: [Inner] }
+
+    @Test(arguments: StructuredDecoder.allCases, [ValidationMode.collect, .failFast])
+    func aMisspeltKeyFailsTheDecode(decoder: StructuredDecoder, mode: ValidationMode) throws {
+        let error = decoder.declarationError { _ = try decoder.decode([MisspeltKey].self, #"[{"id": -5, "name": "x"}]"#, mode: mode) }
+        #expect(error?.code == .ruleKeyUnknown)
+        #expect(error?.path == [.index(0)])
+        let type = String(reflecting: MisspeltKey.self)
+        #expect(error?.message == "\(type) has a rule on \"idd\", but no key of \(type).CodingKeys has that string value")
+    }
+
+    @Test(arguments: StructuredDecoder.allCases, [ValidationMode.collect, .failFast])
+    func aRuleOfAnotherTypeFailsTheDecode(decoder: StructuredDecoder, mode: ValidationMode) throws {
+        let error = decoder.declarationError { _ = try decoder.decode([WrongType].self, #"[{"id": -5, "name": "x"}]"#, mode: mode) }
+        #expect(error?.code == .ruleTypeMismatch)
+        #expect(error?.path == [.index(0), .key("name")])
+        #expect(error?.message == "\(String(reflecting: WrongType.self)) has a rule of type Int on \"name\", which decodes as String")
+    }
+
+    @Test(arguments: StructuredDecoder.allCases)
+    func relationsNamingUnknownKeysOrOtherTypesFail(decoder: StructuredDecoder) throws {
+        let unknown = decoder.declarationError { _ = try decoder.decode(RelationUnknownKey.self, #"{"start": 1, "end": 2}"#) }
+        #expect(unknown?.code == .ruleKeyUnknown)
+        #expect(unknown?.path == [])
+        let wrongType = decoder.declarationError { _ = try decoder.decode(RelationWrongType.self, #"{"start": 1, "end": 2}"#) }
+        #expect(wrongType?.code == .ruleTypeMismatch)
+        #expect(wrongType?.path == [.key("end")])
+    }
+
+    @Test(arguments: StructuredDecoder.allCases)
+    func aKeyTheTypeNeverDecodesFails(decoder: StructuredDecoder) throws {
+        let error = decoder.declarationError { _ = try decoder.decode(NeverDecoded.self, #"{"id": 1, "name": "far too long"}"#) }
+        #expect(error?.code == .ruleKeyNotDecoded)
+        #expect(error?.message.contains("never looked that key up") == true)
+    }
+
+    /// At depth, the error names the path of the first value of the type.
+    @Test(arguments: StructuredDecoder.allCases)
+    func declarationErrorsAtDepth(decoder: StructuredDecoder) throws {
+        let error = decoder.declarationError {
+            _ = try decoder.decode(Box<WrongType>.self, #"{"items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}"#)
+        }
+        #expect(error?.code == .ruleTypeMismatch)
+        #expect(error?.path == [.key("items"), .index(0), .key("name")])
+        let misspelt = decoder.declarationError { _ = try decoder.decode(Box<MisspeltKey>.self, #"{"items": [{"id": 1, "name": "a"}]}"#) }
+        #expect(misspelt?.path == [.key("items"), .index(0)])
+    }
+
+    /// Right declarations decode, and an absent optional is not checked.
+    @Test(arguments: StructuredDecoder.allCases)
+    func correctDeclarationsRun(decoder: StructuredDecoder) throws {
+        _ = try decoder.decode([Correct].self, #"[{"id": 1}, {"id": 2, "note": "abc"}]"#)
+        let found = decoder.violations { _ = try decoder.decode([Correct].self, #"[{"id": 1}, {"id": 20, "note": "abcd"}]"#) }
+        #expect(found.map(\.code) == [.outOfRange, .tooLong])
+        #expect(found.map(\.path) == [[.index(1), .key("id")], [.index(1), .key("note")]])
+    }
+
+    /// A rule on one case of an enum with associated values is checked only for that case.
+    @Test(arguments: StructuredDecoder.allCases)
+    func enumCasesChooseTheirKeys(decoder: StructuredDecoder) throws {
+        _ = try decoder.decode([Payment].self, #"[{"card": {"number": "1"}}, {"cash": {"amount": 3}}]"#)
+        let error = decoder.declarationError { _ = try decoder.decode([BadPayment].self, #"[{"card": {"number": "1"}}]"#) }
+        #expect(error?.code == .ruleKeyUnknown)
+    }
+
+    /// `.each` reports at the element, in both decoders.
+    @Test(arguments: StructuredDecoder.allCases)
+    func eachReportsAtTheElement(decoder: StructuredDecoder) throws {
+        struct Tagged: Codable, Validatable {
+            var tags: [String]
+            static let validation = Validation<Tagged> { Field("tags", Rule<[String]>.each(.oneOf(["a", "b"]))) }
+        }
+        let found = decoder.violations { _ = try decoder.decode(Tagged.self, #"{"tags": ["a", "zz"]}"#) }
+        #expect(found.map(\.path) == [[.key("tags"), .index(1)]])
+        #expect(found.first?.code == .notAllowed)
+    }
+
+    /// Under `.convertFromSnakeCase` a rule names the coding key (`unitPrice`); the JSON spelling is caught.
+    @Test func snakeCaseRulesNameTheCodingKey() throws {
+        struct Priced: Codable, Validatable {
+            var unitPrice: Int
+            static let validation = Validation<Priced> { Field("unitPrice", Rule<Int>.range(1...10)) }
+        }
+        struct MisnamedPriced: Codable, Validatable {
+            var unitPrice: Int
+            static let validation = Validation<MisnamedPriced> { Field("unit_price", Rule<Int>.range(1...10)) }
+        }
+        let found = StructuredDecoder.json.violations { _ = try StructuredDecoder.json.decode(Priced.self, #"{"unit_price": 50}"#, snakeCase: true) }
+        #expect(found.map(\.code) == [.outOfRange])
+        let error = StructuredDecoder.json.declarationError {
+            _ = try StructuredDecoder.json.decode(MisnamedPriced.self, #"{"unit_price": 50}"#, snakeCase: true)
+        }
+        #expect(error?.code == .ruleKeyUnknown)
+    }
+}
