@@ -42,7 +42,7 @@ let package = Package(
         // Binary and XML property lists, read and write.
         .target(name: "VettedPlist", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
         // Secure keyed archives: NSKeyedArchiver's format with NSSecureCoding's semantics.
-        .target(name: "VettedArchive", dependencies: ["VettedCore", "VettedPlist"], swiftSettings: strictSettings),
+        .target(name: "VettedArchive", dependencies: ["VettedCore", "VettedRules", "VettedPlist"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage, and joins them (the gate → decode pipeline).
         .target(
             name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist", "VettedArchive"], swiftSettings: strictSettings),
@@ -60,7 +60,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         .testTarget(
-            name: "VettedArchiveTests", dependencies: ["VettedArchive", "VettedPlist", "VettedTestSupport"], swiftSettings: strictSettings),
+            name: "VettedArchiveTests", dependencies: ["VettedArchive", "VettedPlist", "VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRawTests", dependencies: ["Vetted", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),

@@ -55,6 +55,9 @@ public final class KeyedUnarchiver {
     private var classNames: [Int: String] = [:]
     private var decodedValues = 0
     private var registered: [String: any SecureCoding.Type] = [:]
+    /// The classes an `ofClasses:` collection call allows for its elements (and keys),
+    /// taken by the collection object it reads, so nested ones never see them.
+    private var pendingClasses: (keys: [any SecureCoding.Type], objects: [any SecureCoding.Type])?
 
     /// Reads the archive's structure (binary or XML plist); no object is decoded yet.
     public convenience init(forReadingFrom data: Data, limits: Limits = .default) throws(VettedError) {
@@ -113,6 +116,21 @@ public final class KeyedUnarchiver {
         return try unarchiver.finish(unarchiver.decodeDictionary(withKeysOfClass: keyType, objectsOfClass: valueType, forKey: rootKey))
     }
 
+    /// The root array, if every element is one of `types`.
+    public static func unarchivedArrayOfObjects(ofClasses types: [any SecureCoding.Type], from data: Data, limits: Limits = .default) throws -> [Any]? {
+        let unarchiver = try KeyedUnarchiver(forReadingFrom: data, limits: limits)
+        return try unarchiver.finish(unarchiver.decodeArrayOfObjects(ofClasses: types, forKey: rootKey))
+    }
+
+    /// The root dictionary, if every key is one of `keyTypes` and every value one of `valueTypes`.
+    public static func unarchivedDictionary(
+        keysOfClasses keyTypes: [any SecureCoding.Type], objectsOfClasses valueTypes: [any SecureCoding.Type], from data: Data,
+        limits: Limits = .default
+    ) throws -> [AnyHashable: Any]? {
+        let unarchiver = try KeyedUnarchiver(forReadingFrom: data, limits: limits)
+        return try unarchiver.finish(unarchiver.decodeDictionary(withKeysOfClasses: keyTypes, objectsOfClasses: valueTypes, forKey: rootKey))
+    }
+
     /// Throws the kept error, if any; else returns `value`.
     public func finish<T>(_ value: T?) throws -> T? {
         if let error { throw error }
@@ -152,6 +170,28 @@ public final class KeyedUnarchiver {
         withKeysOfClass keyType: Key.Type, objectsOfClass valueType: Value.Type, forKey key: String
     ) -> [Key: Value]? {
         decodeObject(of: [Key: Value].self, forKey: key)
+    }
+
+    /// The array for `key`, if every element is one of `types`.
+    public func decodeArrayOfObjects(ofClasses types: [any SecureCoding.Type], forKey key: String) -> [Any]? {
+        pendingClasses = ([], types)
+        defer { pendingClasses = nil }
+        return decodeObject(of: ArchivedList.self, forKey: key)?.elements
+    }
+
+    /// The dictionary for `key`, if every key is one of `keyTypes` and every value one of `valueTypes`.
+    public func decodeDictionary(
+        withKeysOfClasses keyTypes: [any SecureCoding.Type], objectsOfClasses valueTypes: [any SecureCoding.Type], forKey key: String
+    ) -> [AnyHashable: Any]? {
+        pendingClasses = (keyTypes, valueTypes)
+        defer { pendingClasses = nil }
+        return decodeObject(of: ArchivedMap.self, forKey: key)?.pairs
+    }
+
+    /// The classes of the `ofClasses:` call under way, taken once.
+    func takePendingClasses() -> (keys: [any SecureCoding.Type], objects: [any SecureCoding.Type])? {
+        defer { pendingClasses = nil }
+        return pendingClasses
     }
 
     // MARK: Primitives
@@ -371,7 +411,8 @@ public final class KeyedUnarchiver {
         levels.removeLast()
         inProgress.remove(index)
         if error != nil, decodingFailurePolicy == .raiseException { return nil }
-        if let value { cache[index] = value }
+        // The `ofClasses:` collections are read anew each time: their allowed classes are the call's, not the type's.
+        if let value, !(type is ArchivedList.Type || type is ArchivedMap.Type) { cache[index] = value }
         return value
     }
 

@@ -314,3 +314,45 @@ extension Dictionary: SecureCoding where Key: SecureCoding, Value: SecureCoding 
         coder.encodePairs(keys.map { $0 }, values.map { $0 })
     }
 }
+
+/// An `NSArray` read by an `ofClasses:` call: its elements, each one of the
+/// call's classes.
+struct ArchivedList: SecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    static var archiveClassNames: [String] { ["NSArray", "NSMutableArray"] }
+    let elements: [Any]
+
+    init?(coder: KeyedUnarchiver) {
+        guard let classes = coder.takePendingClasses(), let elements = coder.decodeElements(ofClasses: classes.objects) else { return nil }
+        self.elements = elements
+    }
+
+    func encode(with coder: KeyedArchiver) {}
+}
+
+/// An `NSDictionary` read by an `ofClasses:` call: keys and values each of the call's classes.
+struct ArchivedMap: SecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    static var archiveClassNames: [String] { ["NSDictionary", "NSMutableDictionary"] }
+    let pairs: [AnyHashable: Any]
+
+    init?(coder: KeyedUnarchiver) {
+        guard let classes = coder.takePendingClasses(),
+            let pairs = coder.decodePairs(keyClasses: classes.keys, objectClasses: classes.objects)
+        else { return nil }
+        var dictionary: [AnyHashable: Any] = [:]
+        for (index, (key, value)) in pairs.enumerated() {
+            guard let key = key as? AnyHashable else {
+                coder.failWithError(coder.corrupted("NS.keys holds a key that cannot be hashed (at index \(index))"))
+                return nil
+            }
+            guard dictionary.updateValue(value, forKey: key) == nil else {
+                coder.failWithError(coder.corrupted("NS.keys repeats a key (at index \(index))"))
+                return nil
+            }
+        }
+        self.pairs = dictionary
+    }
+
+    func encode(with coder: KeyedArchiver) {}
+}
