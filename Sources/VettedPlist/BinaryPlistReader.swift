@@ -304,7 +304,7 @@ struct BinaryPlistReader {
                     let keyOffset = (try? reference(at: top.references + error.position * objectRefSize)).map { offsets[$0] } ?? offsets[top.object]
                     let firstOffset = (try? reference(at: top.references + error.first * objectRefSize)).map { offsets[$0] }
                     throw self.error(
-                        .duplicateKey, at: keyOffset, "key \(Excerpt.escape(error.key)) appears twice in one dictionary",
+                        .duplicateKey, at: keyOffset, "key \"\(Excerpt.escape(error.key))\" appears twice in one dictionary",
                         path: DocumentPath(currentPath().components + [.key(error.key)]), related: firstOffset)
                 }
                 values.append(.dictionary(PlistDictionary(entries)))

@@ -290,7 +290,7 @@ struct XMLPlistReader {
             } catch {
                 // Keys' offsets are not kept: reported at the dictionary's <dict>, with the key's path.
                 throw self.error(
-                    .duplicateKey, at: top.start, "key \(Excerpt.escape(error.key)) appears twice in this dictionary",
+                    .duplicateKey, at: top.start, "key \"\(Excerpt.escape(error.key))\" appears twice in this dictionary",
                     path: DocumentPath(path().components + [.key(error.key)]))
             }
             // {"CF$UID": n} is how XML writes a keyed archive's UID.

@@ -34,6 +34,9 @@ struct PlistCommand: ParsableCommand {
     @Option(help: "Diagnostic format: text (compiler style, on standard error) or json (on standard output).")
     var diagnostics: DiagnosticFormat = .text
 
+    @Option(help: "A dictionary with the same key twice: reject (default), first or last.")
+    var duplicateKeys: DuplicateKeyPolicy = .reject
+
     @OptionGroup var limitOptions: LimitOptions
 
     func run() throws {
@@ -41,7 +44,7 @@ struct PlistCommand: ParsableCommand {
         let reporter = Diagnostics(input: file, format: diagnostics, quiet: quiet)
         let bytes = try InputReader.admit(file, policy: GatePolicy(limits: limits), diagnostics: reporter).bytes
         do {
-            let value = try PlistParser(limits: limits).parse(bytes)
+            let value = try PlistParser(limits: limits, duplicateKeys: duplicateKeys).parse(bytes)
             guard !quiet else { return }
             var output: [UInt8]
             switch format {

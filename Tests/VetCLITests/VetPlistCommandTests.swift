@@ -59,3 +59,20 @@ import Vetted
         #expect(try Vet.run(["plist", "/nonexistent/file.plist"]).status == 74)
     }
 }
+
+/// `vet plist` holds dictionaries to the duplicate-key policy.
+@Suite(.serialized) struct VetPlistDuplicateKeyTests {
+    static let repeated = PlistWriter.binary(
+        .dictionary(PlistDictionary([.init(key: "a", value: .integer(.signed(1))), .init(key: "a", value: .integer(.signed(2)))])))
+
+    @Test func rejectedByDefaultKeptWhenAsked() throws {
+        let rejected = try Vet.run(["plist", "-"], stdin: Self.repeated)
+        #expect(rejected.status == 1)
+        #expect(rejected.stderr.contains("duplicateKey"))
+        let last = try Vet.run(["plist", "--compact", "--duplicate-keys", "last", "-"], stdin: Self.repeated)
+        #expect(last.status == 0)
+        #expect(try JSONParser().parse(last.stdout) == ["a": 2])
+        let first = try Vet.run(["plist", "--compact", "--duplicate-keys", "first", "-"], stdin: Self.repeated)
+        #expect(try JSONParser().parse(first.stdout) == ["a": 1])
+    }
+}
