@@ -26,7 +26,7 @@ final class DecodingDocument {
     /// Reused buffer for unescaping strings.
     private var scratch: [UInt8] = []
 
-    init(source: SourceText, tape: JSONTape, decoder: VettedJSONDecoder, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
+    init(source: SourceText, tape: JSONTape, options decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
         stack = StackGuard(budget: decoder.limits.maxStackBytes)
         self.source = source
         self.tape = tape.entries

@@ -18,6 +18,10 @@ public import Foundation
 /// ``ValidationErrors``, each with its full path; or the first is thrown at
 /// once with ``ValidationMode/failFast``.
 open class VettedJSONDecoder: @unchecked Sendable {
+    // `@unchecked Sendable`: every option lives in `options`, read and written
+    // under its lock; the class has no other stored state. (Subclasses must
+    // keep to that.)
+
     public enum DateDecodingStrategy: Sendable {
         /// `Date(from:)`: seconds since 2001-01-01 as a number.
         case deferredToDate
@@ -53,42 +57,86 @@ open class VettedJSONDecoder: @unchecked Sendable {
     /// What to do with rule violations (shared by every Vetted decoder).
     public typealias ValidationMode = VettedRules.ValidationMode
 
-    open var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
-    open var dataDecodingStrategy: DataDecodingStrategy = .base64
-    open var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
-    open var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
-    open var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// Every option, read and written under one lock: one decoder may be
+    /// shared by tasks, as Foundation's may. A decode call reads them once.
+    struct Options: Sendable {
+        var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
+        var dataDecodingStrategy: DataDecodingStrategy = .base64
+        var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+        var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
+        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var limits = Limits()
+        var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy = .reject
+        var validationMode: ValidationMode = .collect
+    }
+
+    private let options = Locked(Options())
+
+    open var dateDecodingStrategy: DateDecodingStrategy {
+        get { options.current.dateDecodingStrategy }
+        set { options.update { $0.dateDecodingStrategy = newValue } }
+    }
+    open var dataDecodingStrategy: DataDecodingStrategy {
+        get { options.current.dataDecodingStrategy }
+        set { options.update { $0.dataDecodingStrategy = newValue } }
+    }
+    open var keyDecodingStrategy: KeyDecodingStrategy {
+        get { options.current.keyDecodingStrategy }
+        set { options.update { $0.keyDecodingStrategy = newValue } }
+    }
+    open var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
+        get { options.current.nonConformingFloatDecodingStrategy }
+        set { options.update { $0.nonConformingFloatDecodingStrategy = newValue } }
+    }
+    open var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { options.current.userInfo }
+        set { options.update { $0.userInfo = newValue } }
+    }
     /// Limits for the parser.
-    open var limits = Limits()
+    open var limits: Limits {
+        get { options.current.limits }
+        set { options.update { $0.limits = newValue } }
+    }
     /// Duplicate keys: rejected by default (JSONDecoder silently keeps one).
-    open var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy = .reject
-    open var validationMode: ValidationMode = .collect
+    open var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy {
+        get { options.current.duplicateKeyPolicy }
+        set { options.update { $0.duplicateKeyPolicy = newValue } }
+    }
+    open var validationMode: ValidationMode {
+        get { options.current.validationMode }
+        set { options.update { $0.validationMode = newValue } }
+    }
 
     public init() {}
 
     /// Decodes `type` from JSON bytes.
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, from: SourceText(data), parser: parser)
+        let options = options.current
+        return try decode(type, from: SourceText(data), parser: Self.parser(options), options: options)
     }
 
     /// Decodes `type` from JSON bytes.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try decode(type, from: SourceText(bytes), parser: parser)
+        let options = options.current
+        return try decode(type, from: SourceText(bytes), parser: Self.parser(options), options: options)
     }
 
     /// Decodes `type` from bytes parsed under `limits` instead of ``limits`` (the gate's policy
     /// passes its own). The decoder itself is not changed, so it can be shared.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: Limits) throws -> T {
-        try decode(type, from: SourceText(bytes), parser: JSONParser(limits: limits, options: .init(duplicateKeys: duplicateKeyPolicy)))
+        var options = options.current
+        options.limits = limits
+        return try decode(type, from: SourceText(bytes), parser: Self.parser(options), options: options)
     }
 
     /// Decodes `type` from a parsed value (written out and read back: decoding
     /// always reads a tape of the bytes; of a repeated key the first counts).
     open func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try decode(type, from: SourceText(JSONWriter().bytes(value)), parser: JSONParser(limits: .unlimited, options: .init(duplicateKeys: .keepFirst)))
+        let parser = JSONParser(limits: .unlimited, options: .init(duplicateKeys: .keepFirst))
+        return try decode(type, from: SourceText(JSONWriter().bytes(value)), parser: parser, options: options.current)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser) throws -> T {
+    private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser, options: Options) throws -> T {
         // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
         // with the located ``VettedError`` as `underlyingError`.
         let tape: JSONTape
@@ -98,7 +146,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
         }
-        let document = DecodingDocument(source: source, tape: tape, decoder: self, duplicateKeys: parser.options.duplicateKeys)
+        let document = DecodingDocument(source: source, tape: tape, options: options, duplicateKeys: parser.options.duplicateKeys)
         let result = source.withScanner { scanner in
             document.scanner = scanner
             defer { document.scanner = nil }
@@ -107,8 +155,8 @@ open class VettedJSONDecoder: @unchecked Sendable {
         return try document.engine.finish(result)
     }
 
-    private var parser: JSONParser {
-        JSONParser(limits: limits, options: .init(duplicateKeys: duplicateKeyPolicy))
+    private static func parser(_ options: Options) -> JSONParser {
+        JSONParser(limits: options.limits, options: .init(duplicateKeys: options.duplicateKeyPolicy))
     }
 }
 

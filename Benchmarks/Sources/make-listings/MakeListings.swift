@@ -19,7 +19,7 @@ struct MakeListings: ParsableCommand {
         case json, bplist
     }
 
-    @Option(help: "json (default), or bplist: the same listings as a binary property list.")
+    @Option(help: "json (default), or bplist: the same listings as a binary property list (dates as plist dates).")
     var format: Format = .json
 
     func run() throws {
@@ -33,8 +33,12 @@ struct MakeListings: ParsableCommand {
         }
     }
 
-    /// JSON → property list: integers stay integers, other numbers become reals.
-    static func plist(_ value: JSONValue) -> PlistValue {
+    /// JSON → property list: integers stay integers, other numbers become reals,
+    /// the listings' `created` and `last_updated` become plist dates.
+    static func plist(_ value: JSONValue, key: String? = nil) -> PlistValue {
+        if key == "created" || key == "last_updated", case .string(let text) = value, let date = try? Date(text, strategy: .iso8601) {
+            return .date(date)
+        }
         switch value {
         case .null: return .string("")
         case .bool(let flag): return .bool(flag)
@@ -42,9 +46,9 @@ struct MakeListings: ParsableCommand {
         case .number(let number):
             if let integer = try? number.int64Value, !number.literal.contains(".") { return .integer(PlistInteger(integer)) }
             return .real((try? number.doubleValue) ?? 0)
-        case .array(let elements): return .array(elements.map(plist))
+        case .array(let elements): return .array(elements.map { plist($0) })
         case .object(let object):
-            return .dictionary(PlistDictionary(object.map { PlistDictionary.Entry(key: $0.key, value: plist($0.value)) }))
+            return .dictionary(PlistDictionary(object.map { PlistDictionary.Entry(key: $0.key, value: plist($0.value, key: $0.key)) }))
         }
     }
 }

@@ -1,0 +1,45 @@
+// libFuzzer entry point: decode [Listing] (the talk's model and rules) from a
+// binary or XML property list with validation. Any input must give listings,
+// a DecodingError, ValidationErrors or a rule-declaration VettedError never
+// raised by the talk's correct rules — never a crash — and violations never
+// exceed the cap. Build and run with scripts/fuzz.sh plistdecode SECONDS
+// (which compiles the shared Tests/VettedTestSupport/TalkListing.swift in).
+
+import Foundation
+import VettedCore
+import VettedPlist
+import VettedRules
+
+private let decoder: VettedPropertyListDecoder = {
+    let decoder = VettedPropertyListDecoder()
+    decoder.limits = Limits(maxInputBytes: 1 << 20, maxDepth: 64)
+    decoder.validationMode = .collect(upTo: 10)
+    return decoder
+}()
+
+/// Other paths: repeated keys kept, dictionaries (allKeys), optionals, nested arrays.
+private let lenient: VettedPropertyListDecoder = {
+    let decoder = VettedPropertyListDecoder()
+    decoder.duplicateKeyPolicy = .keepLast
+    decoder.limits = Limits(maxInputBytes: 1 << 20, maxDepth: 64)
+    return decoder
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPlistDecode(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    do {
+        _ = try decoder.decode([Listing].self, from: bytes)
+    } catch let error as ValidationErrors {
+        guard error.errors.count <= 10 else { fatalError("more violations than the cap") }
+        _ = error.description
+    } catch let error as VettedError where error.code.isRuleDeclaration {
+        fatalError("the talk's rules are declared right, yet: \(error)")
+    } catch {
+        _ = "\(error)"
+    }
+    _ = try? lenient.decode([String: [Int?]].self, from: bytes)
+    _ = try? lenient.decode([[String: Double]].self, from: bytes)
+    _ = try? lenient.decode([Listing?].self, from: bytes)
+    return 0
+}
