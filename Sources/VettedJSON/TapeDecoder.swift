@@ -272,7 +272,7 @@ enum PathBase {
 /// Decodes by walking the tape: one object per `decode` call (plus one per
 /// super decoder), whose current value and coding path move as `init(from:)`
 /// implementations ask for nested values.
-final class TapeDecoder: Decoder, SingleValueDecodingContainer {
+final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecoder {
     let document: DecodingDocument
     /// Where decoding is, saved and restored in one step as it moves to a child.
     struct Frame {
@@ -298,6 +298,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     var codingPath: [any CodingKey] { path.map(\.codingKey) }
     var userInfo: [CodingUserInfoKey: Any] { document.userInfo }
+    var ruleEngine: RuleEngine { document.engine }
 
     func codingPath(_ base: PathBase) -> [any CodingKey] { components(base).map(\.codingKey) }
 

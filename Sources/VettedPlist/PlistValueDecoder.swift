@@ -29,7 +29,7 @@ let plistNullString = "$null"
 
 /// Decodes from a ``PlistValue`` tree: one decoder per value, as Foundation's
 /// property-list decoder makes one, with the rules of the value's type.
-final class PlistValueDecoder: Decoder, SingleValueDecodingContainer {
+final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecoder {
     let context: PlistDecodingContext
     let value: PlistValue
     let codingPath: [any CodingKey]
@@ -43,6 +43,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+    var ruleEngine: RuleEngine { context.engine }
 
     // MARK: Decoder
 

@@ -329,3 +329,84 @@ package final class RuleEngine {
         VettedError(code: code, path: DocumentPath(codingPath: path), message: message)
     }
 }
+
+/// A decoder that runs its rules through a ``RuleEngine`` (both of Vetted's).
+package protocol RuleEngineDecoder {
+    var ruleEngine: RuleEngine { get }
+}
+
+extension RuleEngine {
+    /// Where the record of violations stands now.
+    package var mark: (count: Int, omitted: Int) { (violations.count, omitted) }
+
+    /// The violations recorded since `mark`, taken out of the call's record
+    /// (the values they belong to were skipped). Those over the cap are counted.
+    package func takeViolations(since mark: (count: Int, omitted: Int)) -> (errors: [VettedError], omitted: Int) {
+        guard violations.count >= mark.count, omitted >= mark.omitted else { return ([], 0) }
+        let taken = Array(violations[mark.count...])
+        violations.removeSubrange(mark.count...)
+        let extra = omitted - mark.omitted
+        omitted = mark.omitted
+        return (taken, extra)
+    }
+}
+
+/// An array decoded element by element, keeping the elements that decode and
+/// pass their rules and setting the others aside with their errors: the
+/// talk's lenient client. Works in every validation mode, with both decoders
+/// (with another decoder, only elements that fail to decode are skipped).
+///
+/// ```swift
+/// let page = try decoder.decode(Skipping<Listing>.self, from: data)
+/// show(page.values)
+/// for skipped in page.skipped { log("listing \(skipped.index): \(skipped.error)") }
+/// ```
+public struct Skipping<Element: Decodable>: Decodable {
+    /// An element set aside: its index in the array and why.
+    public struct Skipped: @unchecked Sendable {
+        // `@unchecked`: `error` is a DecodingError or a ValidationErrors (both Sendable) or
+        // whatever the element's own init(from:) threw; it is only read.
+        public let index: Int
+        public let error: any Error
+    }
+
+    public var values: [Element] = []
+    public var skipped: [Skipped] = []
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let engine = (decoder as? any RuleEngineDecoder)?.ruleEngine
+        while !container.isAtEnd {
+            let index = container.currentIndex
+            let mark = engine?.mark
+            do {
+                let value = try container.decode(Element.self)
+                if let engine, let mark {
+                    let found = engine.takeViolations(since: mark)
+                    if !found.errors.isEmpty || found.omitted > 0 {
+                        skipped.append(Skipped(index: index, error: ValidationErrors(errors: found.errors, omitted: found.omitted)))
+                        continue
+                    }
+                }
+                values.append(value)
+            } catch let error as VettedError where error.code.isRuleDeclaration {
+                throw error  // a programmer's error, never an element to skip
+            } catch {
+                var error = error
+                if let engine, let mark {
+                    // Violations found before the element failed belong to it too.
+                    let found = engine.takeViolations(since: mark)
+                    if !found.errors.isEmpty { error = ValidationErrors(errors: found.errors, omitted: found.omitted, decodingFailure: error) }
+                }
+                skipped.append(Skipped(index: index, error: error))
+                // Step over the element (a value that decodes from anything).
+                _ = try container.decode(Passed.self)
+            }
+        }
+    }
+
+    /// Decodes from any value without reading it.
+    private struct Passed: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}

@@ -224,3 +224,42 @@ enum StructuredDecoder: String, CaseIterable, CustomTestStringConvertible {
         #expect(error?.code == .ruleKeyUnknown)
     }
 }
+
+/// `Skipping<Element>` keeps what decodes and passes, in every mode, in both decoders.
+@Suite struct SkippingTests {
+    struct Score: Codable, Equatable, Validatable {
+        var points: Int
+        static let validation = Validation<Score> { Field("points", Rule<Int>.range(0...10)) }
+    }
+
+    static let page = #"[{"points": 1}, {"points": 50}, {"points": "x"}, {"points": 3}, {"nope": 1}]"#
+
+    @Test(arguments: StructuredDecoder.allCases, [ValidationMode.collect, .failFast])
+    func invalidElementsAreSetAside(decoder: StructuredDecoder, mode: ValidationMode) throws {
+        let page = try decoder.decode(Skipping<Score>.self, Self.page, mode: mode)
+        #expect(page.values == [Score(points: 1), Score(points: 3)])
+        #expect(page.skipped.map(\.index) == [1, 2, 4])
+        let rules = try #require(page.skipped.first?.error as? ValidationErrors)
+        #expect(rules.errors.map(\.code) == [.outOfRange])
+        #expect(rules.errors.map(\.path) == [[.index(1), .key("points")]])
+        #expect(page.skipped[1].error is DecodingError)
+        guard case .keyNotFound? = page.skipped[2].error as? DecodingError else {
+            Issue.record("expected keyNotFound, got \(page.skipped[2].error)")
+            return
+        }
+    }
+
+    /// Inside a larger document, the rest still decodes and still reports.
+    @Test(arguments: StructuredDecoder.allCases)
+    func skippedViolationsDoNotFailTheWhole(decoder: StructuredDecoder) throws {
+        struct Envelope: Decodable, Validatable {
+            var scores: Skipping<Score>
+            var total: Int
+            static let validation = Validation<Envelope> { Field("total", Rule<Int>.range(0...100)) }
+        }
+        let envelope = try decoder.decode(Envelope.self, #"{"scores": [{"points": 1}, {"points": 50}], "total": 7}"#)
+        #expect(envelope.scores.values == [Score(points: 1)])
+        let found = decoder.violations { _ = try decoder.decode(Envelope.self, #"{"scores": [{"points": 50}], "total": 700}"#) }
+        #expect(found.map(\.path) == [[.key("total")]])
+    }
+}
