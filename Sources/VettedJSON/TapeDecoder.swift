@@ -59,6 +59,12 @@ final class DecodingDocument {
     /// types are found here without hashing.
     private var recentTypes: [(type: ObjectIdentifier, info: TypeInfo)] = []
 
+    /// Whether a key strategy other than `useDefaultKeys` is in force.
+    private var convertsKeys: Bool {
+        if case .useDefaultKeys = keys { return false }
+        return true
+    }
+
     /// What `type` is to the decoder, looked up once per call (casts to protocols are slow).
     func info<T>(for type: T.Type) -> TypeInfo {
         let id = ObjectIdentifier(type)
@@ -72,6 +78,7 @@ final class DecodingDocument {
             let special = type == Date.self || type == Data.self || type == URL.self || type == Decimal.self || type == JSONValue.self
             found = TypeInfo(
                 rules: TypeRules.of(type), array: type as? any TapeArrayDecodable.Type,
+                stringDictionary: convertsKeys ? type as? any TapeStringDictionaryDecodable.Type : nil,
                 special: special)
             types[id] = found
         }
@@ -215,6 +222,8 @@ struct TypeInfo {
     let rules: TypeRules?
     /// Set for arrays, which the decoder reads off the tape itself.
     let array: (any TapeArrayDecodable.Type)?
+    /// Set for `[String: V]` under a key strategy: its keys are data, not coding keys, and are not converted.
+    let stringDictionary: (any TapeStringDictionaryDecodable.Type)?
     /// Date, Data, URL, Decimal or JSONValue: decoded by the decoder's own rules.
     let special: Bool
 }
@@ -245,6 +254,27 @@ extension Array: TapeArrayDecodable where Element: Decodable {
             index += 1
         }
         return elements
+    }
+}
+
+/// `[String: V]` read with its keys as they are written: as Foundation's
+/// `JSONDecoder` does, a key strategy converts coding keys, not a
+/// dictionary's keys (which are data).
+protocol TapeStringDictionaryDecodable {
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> Self
+}
+
+extension Dictionary: TapeStringDictionaryDecodable where Key == String, Value: Decodable {
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> [String: Value] {
+        let object = decoder.current
+        let document = decoder.document
+        try decoder.expect(.object, at: object, decoder.codingPath)
+        let base = PathBase.depth(decoder.path.count)
+        var result: [String: Value] = [:]
+        for member in KeyedReader.members(of: object, in: document) {
+            result[member.key] = try decoder.child(Value.self, at: member.value, base: base, .key(PathKey(stringValue: member.key)))
+        }
+        return result
     }
 }
 
@@ -361,7 +391,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         guard document.stack.hasRoom(atDepth: depth) else { throw tooDeep() }
         let info = known ?? document.info(for: T.self)
         // The casts live apart, so that the common path needs no `T?` metadata.
-        if info.special || info.array != nil { return try unwrapSpecial(T.self, info) }
+        if info.special || info.array != nil || info.stringDictionary != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
         let engine = document.engine
         let scope = engine.begin(rules)
@@ -387,6 +417,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     private func unwrapSpecial<T: Decodable>(_ type: T.Type, _ info: TypeInfo) throws -> T {
         // `SameType.cast`, not `as? T`: no `T?` metadata on every call.
         if let array = info.array { return try elements(of: array, as: T.self) }
+        if let dictionary = info.stringDictionary { return try SameType.cast(try dictionary.decodeFromTape(self), to: T.self) }
         if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
         if T.self == Data.self { return try SameType.cast(try unwrapData(), to: T.self) }
         if T.self == URL.self {
@@ -652,6 +683,10 @@ final class KeyedReader {
     /// Members' keys as the key strategy converts them, with their value indexes
     /// (only with a strategy other than useDefaultKeys).
     let converted: [(key: String, value: Int)]?
+    /// ``converted`` by key (the first of a key two members convert to), or the
+    /// members the duplicate-key policy kept, so that no lookup is linear in
+    /// the object's size.
+    private let convertedIndex: [String: Int]?
 
     init(decoder: TapeDecoder, object: Int, base: PathBase, active: RuleScope?) {
         self.decoder = decoder
@@ -662,11 +697,24 @@ final class KeyedReader {
         switch document.keys {
         case .useDefaultKeys:
             converted = nil
+            if document.entry(object).has(JSONTape.hasDuplicateKeys) {
+                // Repeated keys kept by the policy: one index of the members kept, not a scan per lookup.
+                var index: [String: Int] = [:]
+                for member in Self.members(of: object, in: document) { index[member.key] = member.value }
+                convertedIndex = index
+            } else {
+                convertedIndex = nil
+            }
         default:
             let codingPath = decoder.codingPath(base)
-            converted = Self.members(of: object, in: document).map { member in
-                (Self.convert(member.key, strategy: document.keys, codingPath: codingPath), member.value)
+            let members = Self.members(of: object, in: document).map { member in
+                (key: Self.convert(member.key, strategy: document.keys, codingPath: codingPath), value: member.value)
             }
+            converted = members
+            var index: [String: Int] = [:]
+            index.reserveCapacity(members.count)
+            for member in members where index[member.key] == nil { index[member.key] = member.value }
+            convertedIndex = index
         }
     }
 
@@ -716,21 +764,8 @@ final class KeyedReader {
     func find(_ name: String) -> Int? {
         let document = decoder.document
         if let active, active.isTracking { document.engine.asked(name, in: active) }
-        if let converted { return converted.first { $0.key == name }?.value }
-        let objectEntry = document.entry(object)
-        let end = objectEntry.payload
-        if objectEntry.has(JSONTape.hasDuplicateKeys) {
-            var found: Int?
-            var position = object + 1
-            while position + 1 < end {
-                if document.keyEquals(document.entry(position), name) {
-                    found = position + 1
-                    if document.duplicateKeys != .keepLast { break }
-                }
-                position = document.next(after: position + 1)
-            }
-            return found
-        }
+        if let convertedIndex { return convertedIndex[name] }
+        let end = document.entry(object).payload
         // Start where the last lookup in this object ended, then wrap around.
         let first = object + 1
         let hint = decoder.hint

@@ -157,6 +157,25 @@ import VettedTestSupport
         }
     }
 
+    /// A dictionary's keys are data: no key strategy converts them (as in Foundation).
+    @Test func keyStrategiesLeaveDictionaryKeysAlone() {
+        struct Holder: Codable, Equatable {
+            var byName: [String: Int]
+            var nestedMaps: [[String: [String: Int]]]
+        }
+        let json = #"{"by_name": {"first_name": 1, "x_y": 2}, "nested_maps": [{"a_b": {"c_d": 3}}]}"#
+        compare(Holder.self, json) { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
+        compare([String: Int].self, #"{"first_name": 1, "last_name": 2}"#) {
+            $0.keyDecodingStrategy = .convertFromSnakeCase
+            $1.keyDecodingStrategy = .convertFromSnakeCase
+        }
+        compare([String: Int].self, #"{"first_name": "1"}"#) {
+            $0.keyDecodingStrategy = .convertFromSnakeCase
+            $1.keyDecodingStrategy = .convertFromSnakeCase
+        }
+        compare([String: Int].self, #"[1]"#) { $0.keyDecodingStrategy = .convertFromSnakeCase; $1.keyDecodingStrategy = .convertFromSnakeCase }
+    }
+
     @Test func nonConformingFloats() {
         struct Measure: Codable, Equatable { var value: Double }
         compare(Measure.self, #"{"value": "+Inf"}"#)
