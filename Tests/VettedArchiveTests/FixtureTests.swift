@@ -25,20 +25,16 @@ enum AppleArchives {
         "NSOrderedSet-Numbers.archive", "NSSet-Empty.archive", "NSSet-Numbers.archive",
     ]
 
-    static func skipUnlessPresent() -> Bool {
-        if names.isEmpty {
-            print("skipped: Apple's keyed archives not found at \(folder.path)")
-            return false
-        }
-        return true
-    }
+    /// Whether the fixtures are there; tests that need them are skipped, and say so, when not.
+    static var present: Bool { !names.isEmpty }
+    static let absent: Comment = "Apple's keyed archives are not at ../shared/fixtures/keyed-archives/apple"
 }
 
 @Suite struct AppleFixtureTests {
     /// Every archive can be inspected without instantiating anything; value-only ones decode;
     /// the others fail with a clean secure-coding error.
-    @Test func everyAppleArchiveIsInspectedAndDecodedOrCleanlyRefused() throws {
-        guard AppleArchives.skipUnlessPresent() else { return }
+    @Test(.enabled(if: AppleArchives.present, AppleArchives.absent))
+    func everyAppleArchiveIsInspectedAndDecodedOrCleanlyRefused() throws {
         #expect(AppleArchives.names.count == 46)
         var decoded = 0
         for name in AppleArchives.names {
@@ -57,8 +53,8 @@ enum AppleArchives {
         #expect(decoded == AppleArchives.valueOnly.count)
     }
 
-    @Test func valueArchivesDecodeToTheExpectedValues() throws {
-        guard AppleArchives.skipUnlessPresent() else { return }
+    @Test(.enabled(if: AppleArchives.present, AppleArchives.absent))
+    func valueArchivesDecodeToTheExpectedValues() throws {
         #expect(
             try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: String.self, from: AppleArchives.data("NSKeyedUnarchiver-ArrayTest.plist"))
                 == ["baa", "baa", "black", "sheep"])
