@@ -64,8 +64,11 @@ let package = Package(
         .testTarget(name: "VettedRawTests", dependencies: ["Vetted", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
+        // Foundation's PropertyListDecoder in a process of its own, for tests that show it crash.
+        .executableTarget(name: "foundation-plist-probe", path: "Tests/FoundationPlistProbe", swiftSettings: strictSettings),
         .testTarget(
-            name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
+            name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON", "VettedTestSupport", "foundation-plist-probe"],
+            swiftSettings: strictSettings),
         .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
