@@ -30,16 +30,51 @@ let plistNullString = "$null"
 /// Decodes from a ``PlistValue`` tree: one decoder per value, as Foundation's
 /// property-list decoder makes one, with the rules of the value's type.
 final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecoder {
+    /// One step of a coding path: kept as it is, made into a `CodingKey` only when a path is asked for.
+    enum Step {
+        case key(any CodingKey)
+        case index(Int)
+        /// The same value as the parent's (a single-value container's `decode`).
+        case same
+    }
+
     let context: PlistDecodingContext
     let value: PlistValue
-    let codingPath: [any CodingKey]
+    /// The decoder of the enclosing value and the step from it to this one: the
+    /// coding path is built from them only when asked for (errors, relations).
+    let parent: PlistValueDecoder?
+    let step: Step
+    /// How many decoders deep this one is (at least the coding path's length):
+    /// what the stack budget is checked against.
+    let depth: Int
     /// The rules of the type whose `init(from:)` runs on this value, for its keyed container.
     var active: RuleScope?
 
-    init(context: PlistDecodingContext, value: PlistValue, codingPath: [any CodingKey]) {
+    init(context: PlistDecodingContext, value: PlistValue, parent: PlistValueDecoder?, step: Step) {
         self.context = context
         self.value = value
-        self.codingPath = codingPath
+        self.parent = parent
+        self.step = step
+        depth = parent.map { $0.depth + 1 } ?? 0
+    }
+
+    /// The root decoder of a call.
+    convenience init(context: PlistDecodingContext, root: PlistValue) {
+        self.init(context: context, value: root, parent: nil, step: .same)
+    }
+
+    var codingPath: [any CodingKey] {
+        var steps: [any CodingKey] = []
+        var decoder: PlistValueDecoder? = self
+        while let current = decoder {
+            switch current.step {
+            case .key(let key): steps.append(key)
+            case .index(let index): steps.append(PathKey(intValue: index))
+            case .same: break
+            }
+            decoder = current.parent
+        }
+        return steps.reversed()
     }
 
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
@@ -60,7 +95,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         guard case .array(let elements) = value else {
             throw mismatch([Any].self, expected: "Array<Any>", value, codingPath)
         }
-        return PlistUnkeyedContainer(decoder: self, elements: elements, codingPath: codingPath)
+        return PlistUnkeyedContainer(decoder: self, elements: elements)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -70,7 +105,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
     /// Decodes `T` from this decoder's value: dates and data as the format has
     /// them, and the rules of `Validatable` types.
     func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
-        guard context.stack.hasRoom(atDepth: codingPath.count) else { throw tooDeep() }
+        guard context.stack.hasRoom(atDepth: depth) else { throw tooDeep() }
         if T.self == Date.self {
             guard case .date(let date) = value else { throw mismatch(Date.self, value, codingPath) }
             return try SameType.cast(date, to: T.self)
@@ -99,9 +134,9 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         return result
     }
 
-    /// Decodes `T` from `value`, one `key` below this value.
-    func child<T: Decodable>(_ type: T.Type, _ value: PlistValue, _ key: any CodingKey) throws -> T {
-        try PlistValueDecoder(context: context, value: value, codingPath: codingPath + [key]).unwrap(T.self)
+    /// Decodes `T` from `value`, one `step` below this value.
+    func child<T: Decodable>(_ type: T.Type, _ value: PlistValue, _ step: Step) throws -> T {
+        try PlistValueDecoder(context: context, value: value, parent: self, step: step).unwrap(T.self)
     }
 
     func tooDeep() -> DecodingError {
@@ -117,46 +152,46 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         return false
     }
 
-    static func bool(_ value: PlistValue, _ codingPath: [any CodingKey]) throws -> Bool {
-        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, codingPath) }
+    static func bool(_ value: PlistValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, codingPath()) }
         return bool
     }
 
-    static func string(_ value: PlistValue, _ codingPath: [any CodingKey]) throws -> String {
-        guard case .string(let string) = value, string != plistNullString else { throw mismatch(String.self, value, codingPath) }
+    static func string(_ value: PlistValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard case .string(let string) = value, string != plistNullString else { throw mismatch(String.self, value, codingPath()) }
         return string
     }
 
-    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: PlistValue, _ codingPath: [any CodingKey]) throws -> I {
+    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: PlistValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
         let exact: I?
         switch value {
         case .integer(.signed(let number)): exact = I(exactly: number)
         case .integer(.unsigned(let number)): exact = I(exactly: number)
         case .real(let number): exact = number.isFinite ? I(exactly: number) : nil
-        default: throw mismatch(I.self, value, codingPath)
+        default: throw mismatch(I.self, value, codingPath())
         }
         guard let exact else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath, debugDescription: "Property list number <\(describe(value))> does not fit in \(I.self)."))
+                .init(codingPath: codingPath(), debugDescription: "Property list number <\(describe(value))> does not fit in \(I.self)."))
         }
         return exact
     }
 
-    static func double(_ value: PlistValue, _ codingPath: [any CodingKey]) throws -> Double {
+    static func double(_ value: PlistValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
         switch value {
         case .real(let number): return number
         case .integer(.signed(let number)): return Double(number)
         case .integer(.unsigned(let number)): return Double(number)
-        default: throw mismatch(Double.self, value, codingPath)
+        default: throw mismatch(Double.self, value, codingPath())
         }
     }
 
-    static func float(_ value: PlistValue, _ codingPath: [any CodingKey], format: PlistParser.Format) throws -> Float {
-        let double = try double(value, codingPath)
+    static func float(_ value: PlistValue, _ codingPath: @autoclosure () -> [any CodingKey], format: PlistParser.Format) throws -> Float {
+        let double = try double(value, codingPath())
         if format == .xml || !double.isFinite { return Float(double) }
         guard let float = Float(exactly: double) else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath, debugDescription: "Property list number <\(double)> does not fit in Float."))
+                .init(codingPath: codingPath(), debugDescription: "Property list number <\(double)> does not fit in Float."))
         }
         return float
     }
@@ -216,35 +251,30 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
     func decode(_ type: UInt64.Type) throws -> UInt64 { try Self.integer(UInt64.self, value, codingPath) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A value decoded through its own single-value container: the same value, its own type's rules.
-        try PlistValueDecoder(context: context, value: value, codingPath: codingPath).unwrap(T.self)
+        try PlistValueDecoder(context: context, value: value, parent: self, step: .same).unwrap(T.self)
     }
 }
 
-/// The work of a keyed container, on keys as `any CodingKey`.
+/// The work of a keyed container, on keys as `any CodingKey`. A class: the
+/// standard library's container box copies the container for every call.
 final class PlistKeyedReader {
     let decoder: PlistValueDecoder
-    let dictionary: PlistDictionary
+    let entries: [PlistDictionary.Entry]
     let active: RuleScope?
-    /// Each key's entry, for dictionaries too large to search by comparing keys.
-    private let index: [String: Int]?
+    /// Where the last lookup ended: keys asked for in document order are found at once.
+    private var next = 0
+    /// Each key's entry, built once a lookup had to search a large dictionary
+    /// from its start: no lookup is linear in the input more than once.
+    private var index: [String: Int]?
 
-    /// Small dictionaries are searched in place; larger ones get a hash index, so no lookup is linear in the input.
-    static let indexThreshold = 8
+    /// Dictionaries up to this size are searched in place.
+    static let indexThreshold = 16
 
     /// `dictionary` has no repeated key: the reader applied the duplicate-key policy.
     init(decoder: PlistValueDecoder, dictionary: PlistDictionary, active: RuleScope?) {
         self.decoder = decoder
-        self.dictionary = dictionary
+        self.entries = dictionary.entries
         self.active = active
-        let entries = dictionary.entries
-        guard entries.count > Self.indexThreshold else {
-            index = nil
-            return
-        }
-        var index: [String: Int] = [:]
-        index.reserveCapacity(entries.count)
-        for position in entries.indices where index[entries[position].key] == nil { index[entries[position].key] = position }
-        self.index = index
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
@@ -252,19 +282,35 @@ final class PlistKeyedReader {
     /// Keys in order.
     var keyNames: [String] {
         if let active, active.isTracking { decoder.context.engine.readAllKeys(in: active) }
-        return dictionary.entries.map(\.key)
+        return entries.map(\.key)
     }
 
     /// The value of `name`, or `nil`. Every lookup of a key comes here, so the
     /// rules learn which keys `init(from:)` asks for.
     func find(_ name: String) -> PlistValue? {
         if let active, active.isTracking { decoder.context.engine.asked(name, in: active) }
-        let entries = dictionary.entries
+        let entries = entries
         if let index {
             guard let position = index[name], entries.indices.contains(position) else { return nil }
             return entries[position].value
         }
-        for entry in entries where entry.key == name { return entry.value }
+        // The hint first (the usual case: fields asked for in the order they were written).
+        if entries.indices.contains(next), entries[next].key == name {
+            let found = entries[next].value
+            next += 1
+            return found
+        }
+        guard entries.count <= Self.indexThreshold else {
+            var built: [String: Int] = [:]
+            built.reserveCapacity(entries.count)
+            for position in entries.indices where built[entries[position].key] == nil { built[entries[position].key] = position }
+            index = built
+            return built[name].flatMap { entries.indices.contains($0) ? entries[$0].value : nil }
+        }
+        for position in entries.indices where entries[position].key == name {
+            next = position + 1
+            return entries[position].value
+        }
         return nil
     }
 
@@ -280,21 +326,20 @@ final class PlistKeyedReader {
 
     /// Decodes the member `key` with `body`, then checks the field's rules.
     @inline(__always)
-    func decodeValue<T>(_ key: any CodingKey, _ body: (PlistValue, [any CodingKey]) throws -> T) throws -> T {
-        let value = try body(try member(key), codingPath + [key])
+    func decodeValue<T>(_ key: any CodingKey, _ body: (PlistValue, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
+        let value = try body(try member(key), self.codingPath + [key])
         if let active { try validate(value, key, active) }
         return value
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ key: any CodingKey) throws -> T {
-        let value = try decoder.child(T.self, try member(key), key)
+        let value = try decoder.child(T.self, try member(key), .key(key))
         if let active { try validate(value, key, active) }
         return value
     }
 
     private func validate<Value>(_ value: Value, _ key: any CodingKey, _ active: RuleScope) throws {
-        let codingPath = codingPath
-        try decoder.context.engine.decoded(value, name: key.stringValue, in: active, path: { codingPath + [key] }, location: { nil })
+        try decoder.context.engine.decoded(value, name: key.stringValue, in: active, path: { self.codingPath + [key] }, location: { nil })
     }
 
     func nested(_ key: any CodingKey, what: String) throws -> PlistValue {
@@ -307,7 +352,7 @@ final class PlistKeyedReader {
 
     func superDecoder(_ key: any CodingKey) -> any Decoder {
         // As Foundation: a missing member decodes as null.
-        PlistValueDecoder(context: decoder.context, value: find(key.stringValue) ?? .string(plistNullString), codingPath: codingPath + [key])
+        PlistValueDecoder(context: decoder.context, value: find(key.stringValue) ?? .string(plistNullString), parent: decoder, step: .key(key))
     }
 }
 
@@ -320,34 +365,38 @@ struct PlistKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { reader.find(key.stringValue) != nil }
     func decodeNil(forKey key: Key) throws -> Bool { try reader.decodeNil(key) }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try reader.decodeValue(key, PlistValueDecoder.bool) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try reader.decodeValue(key, PlistValueDecoder.string) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try reader.decodeValue(key, PlistValueDecoder.double) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try reader.decodeValue(key) { try PlistValueDecoder.bool($0, $1()) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try reader.decodeValue(key) { try PlistValueDecoder.string($0, $1()) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try reader.decodeValue(key) { try PlistValueDecoder.double($0, $1()) } }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
         let format = reader.decoder.context.format
-        return try reader.decodeValue(key) { try PlistValueDecoder.float($0, $1, format: format) }
+        return try reader.decodeValue(key) { try PlistValueDecoder.float($0, $1(), format: format) }
     }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int.self, $0, $1) } }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int8.self, $0, $1) } }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int16.self, $0, $1) } }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int32.self, $0, $1) } }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try reader.decodeValue(key) { try PlistValueDecoder.integer(Int64.self, $0, $1) } }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt.self, $0, $1) } }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt8.self, $0, $1) } }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt16.self, $0, $1) } }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt32.self, $0, $1) } }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try reader.decodeValue(key) { try PlistValueDecoder.integer(UInt64.self, $0, $1) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader.decode(T.self, key) }
+
+    private func integer<I: FixedWidthInteger>(_ key: Key) throws -> I {
+        try reader.decodeValue(key) { try PlistValueDecoder.integer(I.self, $0, $1()) }
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         let value = try reader.nested(key, what: "KeyedDecodingContainer<\(NestedKey.self)>")
-        let decoder = PlistValueDecoder(context: reader.decoder.context, value: value, codingPath: codingPath + [key])
-        return try decoder.container(keyedBy: NestedKey.self)
+        return try PlistValueDecoder(context: reader.decoder.context, value: value, parent: reader.decoder, step: .key(key))
+            .container(keyedBy: NestedKey.self)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let value = try reader.nested(key, what: "UnkeyedDecodingContainer")
-        return try PlistValueDecoder(context: reader.decoder.context, value: value, codingPath: codingPath + [key]).unkeyedContainer()
+        return try PlistValueDecoder(context: reader.decoder.context, value: value, parent: reader.decoder, step: .key(key)).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder { reader.superDecoder(PathKey(stringValue: "super")) }
@@ -357,15 +406,14 @@ struct PlistKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct PlistUnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: PlistValueDecoder
     let elements: [PlistValue]
-    let codingPath: [any CodingKey]
     private(set) var currentIndex = 0
 
-    init(decoder: PlistValueDecoder, elements: [PlistValue], codingPath: [any CodingKey]) {
+    init(decoder: PlistValueDecoder, elements: [PlistValue]) {
         self.decoder = decoder
         self.elements = elements
-        self.codingPath = codingPath
     }
 
+    var codingPath: [any CodingKey] { decoder.codingPath }
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
@@ -378,7 +426,7 @@ struct PlistUnkeyedContainer: UnkeyedDecodingContainer {
         return elements[currentIndex]
     }
 
-    private mutating func next<T>(_ type: T.Type, _ body: (PlistValue, [any CodingKey]) throws -> T) throws -> T {
+    private mutating func next<T>(_ type: T.Type, _ body: (PlistValue, @autoclosure () -> [any CodingKey]) throws -> T) throws -> T {
         let value = try body(try current(type), indexPath)
         currentIndex += 1
         return value
@@ -390,47 +438,52 @@ struct PlistUnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type, PlistValueDecoder.bool) }
-    mutating func decode(_ type: String.Type) throws -> String { try next(type, PlistValueDecoder.string) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next(type, PlistValueDecoder.double) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try PlistValueDecoder.bool($0, $1()) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try PlistValueDecoder.string($0, $1()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try PlistValueDecoder.double($0, $1()) } }
     mutating func decode(_ type: Float.Type) throws -> Float {
         let format = decoder.context.format
-        return try next(type) { try PlistValueDecoder.float($0, $1, format: format) }
+        return try next(type) { try PlistValueDecoder.float($0, $1(), format: format) }
     }
-    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try PlistValueDecoder.integer(Int.self, $0, $1) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try PlistValueDecoder.integer(Int8.self, $0, $1) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try PlistValueDecoder.integer(Int16.self, $0, $1) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try PlistValueDecoder.integer(Int32.self, $0, $1) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try PlistValueDecoder.integer(Int64.self, $0, $1) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try PlistValueDecoder.integer(UInt.self, $0, $1) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try PlistValueDecoder.integer(UInt8.self, $0, $1) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try PlistValueDecoder.integer(UInt16.self, $0, $1) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try PlistValueDecoder.integer(UInt32.self, $0, $1) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try PlistValueDecoder.integer(UInt64.self, $0, $1) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let decoder = decoder
-        return try next(type) { value, path in
-            try PlistValueDecoder(context: decoder.context, value: value, codingPath: path).unwrap(T.self)
-        }
+        let value = try decoder.child(T.self, try current(type), .index(currentIndex))
+        currentIndex += 1
+        return value
+    }
+
+    private mutating func integer<I: FixedWidthInteger>() throws -> I {
+        try next(I.self) { try PlistValueDecoder.integer(I.self, $0, $1()) }
+    }
+
+    private func child(_ type: Any.Type) throws -> PlistValueDecoder {
+        PlistValueDecoder(context: decoder.context, value: try current(type), parent: decoder, step: .index(currentIndex))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let child = PlistValueDecoder(context: decoder.context, value: try current(KeyedDecodingContainer<NestedKey>.self), codingPath: indexPath)
-        let container = try child.container(keyedBy: NestedKey.self)
+        let container = try child(KeyedDecodingContainer<NestedKey>.self).container(keyedBy: NestedKey.self)
         currentIndex += 1
         return container
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let child = PlistValueDecoder(context: decoder.context, value: try current((any UnkeyedDecodingContainer).self), codingPath: indexPath)
-        let container = try child.unkeyedContainer()
+        let container = try child((any UnkeyedDecodingContainer).self).unkeyedContainer()
         currentIndex += 1
         return container
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let child = PlistValueDecoder(context: decoder.context, value: try current((any Decoder).self), codingPath: indexPath)
+        let decoder = try child((any Decoder).self)
         currentIndex += 1
-        return child
+        return decoder
     }
 }

@@ -109,7 +109,7 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
                 .init(codingPath: [], debugDescription: "The given data was not a valid property list. \(error)", underlyingError: error))
         }
         let context = PlistDecodingContext(options: options, format: format)
-        let result = Result { () throws -> T in try PlistValueDecoder(context: context, value: root, codingPath: []).unwrap(T.self) }
+        let result = Result { () throws -> T in try PlistValueDecoder(context: context, root: root).unwrap(T.self) }
         return try context.engine.finish(result)
     }
 }
