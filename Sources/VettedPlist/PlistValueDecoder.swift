@@ -114,6 +114,9 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
             guard case .data(let data) = value else { throw mismatch(Data.self, value, codingPath) }
             return try SameType.cast(data, to: T.self)
         }
+        if case .array(let elements) = value, let array = T.self as? any PlistArrayDecodable.Type {
+            return try SameType.cast(try array.decode(elements, from: self), to: T.self)
+        }
         let engine = context.engine
         guard let rules = engine.rules(for: T.self) else { return try T(from: self) }
         let scope = engine.begin(rules)
@@ -134,9 +137,21 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         return result
     }
 
-    /// Decodes `T` from `value`, one `step` below this value.
+    /// Decodes `T` from `value`, one `step` below this value. Dates and data
+    /// that are what they should be need no decoder of their own.
     func child<T: Decodable>(_ type: T.Type, _ value: PlistValue, _ step: Step) throws -> T {
-        try PlistValueDecoder(context: context, value: value, parent: self, step: step).unwrap(T.self)
+        switch value {
+        case .date(let date) where T.self == Date.self: return try SameType.cast(date, to: T.self)
+        case .data(let data) where T.self == Data.self: return try SameType.cast(data, to: T.self)
+        case .array(let elements):
+            if let array = T.self as? any PlistArrayDecodable.Type {
+                let decoder = PlistValueDecoder(context: context, value: value, parent: self, step: step)
+                guard context.stack.hasRoom(atDepth: decoder.depth) else { throw decoder.tooDeep() }
+                return try SameType.cast(try array.decode(elements, from: decoder), to: T.self)
+            }
+        default: break
+        }
+        return try PlistValueDecoder(context: context, value: value, parent: self, step: step).unwrap(T.self)
     }
 
     func tooDeep() -> DecodingError {
@@ -252,6 +267,23 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A value decoded through its own single-value container: the same value, its own type's rules.
         try PlistValueDecoder(context: context, value: value, parent: self, step: .same).unwrap(T.self)
+    }
+}
+
+/// Arrays read element by element with no unkeyed container: the same values
+/// and errors as `Array.init(from:)`, which the decoder would otherwise run.
+protocol PlistArrayDecodable {
+    static func decode(_ elements: [PlistValue], from decoder: PlistValueDecoder) throws -> Self
+}
+
+extension Array: PlistArrayDecodable where Element: Decodable {
+    static func decode(_ elements: [PlistValue], from decoder: PlistValueDecoder) throws -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            result.append(try decoder.child(Element.self, element, .index(index)))
+        }
+        return result
     }
 }
 

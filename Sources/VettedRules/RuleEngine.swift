@@ -142,12 +142,25 @@ package final class RuleEngine {
 
     package init(mode: ValidationMode) { self.mode = mode }
 
+    /// The last few types looked up, most recent first: a model's own few
+    /// types are found here without hashing.
+    private var recent: [(type: ObjectIdentifier, rules: TypeRules?)] = []
+
     /// The rules of `type`, looked up once per call.
     package func rules<T>(for type: T.Type) -> TypeRules? {
         let id = ObjectIdentifier(type)
-        if let known = types[id] { return known }
-        let found = TypeRules.of(type)
-        types[id] = found
+        // One read of the list (each read of a class property is an exclusivity check).
+        let recent = recent
+        for index in recent.indices where recent[index].type == id { return recent[index].rules }
+        let found: TypeRules?
+        if let known = types[id] {
+            found = known
+        } else {
+            found = TypeRules.of(type)
+            types[id] = found
+        }
+        if self.recent.count >= 4 { self.recent.removeLast() }
+        self.recent.insert((id, found), at: 0)
         return found
     }
 
