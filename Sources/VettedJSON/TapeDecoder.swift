@@ -105,10 +105,23 @@ final class DecodingDocument {
         }
     }
 
+    // A decoder or container that escaped its `init(from:)` and is used after
+    // the call reads the same input: `scanner` is gone then, and each read
+    // makes a scanner of its own over ``source`` (slower, never a wrong value).
+
     /// The text of a string or key entry.
     func string(_ entry: JSONTape.Entry) -> String {
+        guard let scanner else {
+            return source.withScanner { scanner in
+                var scratch: [UInt8] = []
+                return Self.string(entry, scanner, &scratch)
+            }
+        }
+        return Self.string(entry, scanner, &scratch)
+    }
+
+    private static func string(_ entry: JSONTape.Entry, _ scanner: ByteScanner, _ scratch: inout [UInt8]) -> String {
         let range = entry.first..<Swift.max(entry.first, entry.payload)
-        guard let scanner else { return "" }
         guard entry.has(JSONTape.needsDecoding) else { return scanner.string(range) }
         return JSONReader.unescapedString(scanner, range, scratch: &scratch)
     }
@@ -118,13 +131,16 @@ final class DecodingDocument {
     func keyEquals(_ entry: JSONTape.Entry, _ key: String) -> Bool {
         let start = entry.first
         if entry.has(JSONTape.needsDecoding) { return string(entry) == key }
-        guard let scanner else { return false }
-        return scanner.bytesEqual(start..<Swift.max(start, entry.payload), key.utf8.span)
+        let range = start..<Swift.max(start, entry.payload)
+        guard let scanner else { return source.withScanner { $0.bytesEqual(range, key.utf8.span) } }
+        return scanner.bytesEqual(range, key.utf8.span)
     }
 
     /// The literal of a number entry.
     func literal(_ entry: JSONTape.Entry) -> String {
-        scanner?.string(entry.first..<Swift.max(entry.first, entry.payload)) ?? ""
+        let range = entry.first..<Swift.max(entry.first, entry.payload)
+        guard let scanner else { return source.withScanner { $0.string(range) } }
+        return scanner.string(range)
     }
 
     /// A number entry as `I` when it is a plain integer literal of up to 18
@@ -153,7 +169,7 @@ final class DecodingDocument {
         guard !entry.has(JSONTape.needsDecoding) else { return ISO8601.date(from: string(entry)) }
         let start = entry.first
         let count = entry.payload - start
-        guard let scanner else { return nil }
+        guard let scanner else { return ISO8601.date(from: string(entry)) }
         return ISO8601.date(count: count) { scanner.byte(at: start + $0) }
     }
 

@@ -303,7 +303,12 @@ package final class RuleEngine {
 
     // MARK: Violations
 
-    /// Records a violation, or throws it at once in fail-fast mode.
+    /// Set when the decode call has returned: a decoder or container that
+    /// escaped its `init(from:)` and is used later has no call to collect
+    /// its violations into, so each is thrown at once.
+    package private(set) var callFinished = false
+
+    /// Records a violation, or throws it at once in fail-fast mode (or after the call).
     package func record(_ violation: RuleViolation, at codingPath: [any CodingKey], _ location: ValueLocation?) throws {
         var error = violation.error(at: DocumentPath(codingPath: codingPath))
         // A located value: its offset, line and column, and the input around it.
@@ -311,6 +316,7 @@ package final class RuleEngine {
         if let location {
             error = VettedError(violation.code, at: location.offset, in: location.source, path: error.path, message: violation.message)
         }
+        if callFinished { throw ValidationErrors(errors: [error], omitted: 0) }
         switch mode {
         case .failFast:
             throw ValidationErrors(errors: [error], omitted: 0)
@@ -322,6 +328,7 @@ package final class RuleEngine {
     /// The outcome of a whole decode call: `result` (what the decoder made, or
     /// why it stopped) combined with the violations collected.
     package func finish<T>(_ result: Result<T, any Error>) throws -> T {
+        callFinished = true
         switch result {
         case .success(let value):
             guard violations.isEmpty else { throw ValidationErrors(errors: violations, omitted: omitted) }

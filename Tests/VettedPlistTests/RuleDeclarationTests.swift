@@ -263,3 +263,41 @@ enum StructuredDecoder: String, CaseIterable, CustomTestStringConvertible {
         #expect(found.map(\.path) == [[.key("total")]])
     }
 }
+
+/// A decoder or container kept past its `init(from:)` and used after the
+/// call: it reads the same input (never `""`), and its rules still fail loudly.
+@Suite(.serialized) struct EscapedDecoderTests {
+    /// Keeps the keyed container it was decoded from.
+    struct Keeper: Decodable, Validatable {
+        enum CodingKeys: String, CodingKey { case name, count, when }
+        let name: String
+        let kept: KeyedDecodingContainer<CodingKeys>
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            _ = container.contains(.count)
+            kept = container
+        }
+        static let validation = Validation<Keeper> {
+            Field(CodingKeys.name, Rule<String>.length(1...10))
+            Field(CodingKeys.count, Rule<Int>.range(0...5))
+        }
+    }
+
+    @Test(arguments: StructuredDecoder.allCases)
+    func readsAfterTheCallSeeTheInput(decoder: StructuredDecoder) throws {
+        let keeper = try decoder.decode(Keeper.self, #"{"name": "lamp \u00e9", "count": 9}"#)
+        #expect(keeper.name == "lamp é")
+        let container = keeper.kept
+        #expect(try container.decode(String.self, forKey: .name) == "lamp é")
+        #expect(container.contains(.count))
+        // The rule on `count` runs after the call: its violation is thrown, not lost.
+        do {
+            _ = try container.decode(Int.self, forKey: .count)
+            Issue.record("expected the violation to be thrown")
+        } catch let error as ValidationErrors {
+            #expect(error.errors.map(\.code) == [.outOfRange])
+            #expect(error.errors.map(\.path) == [[.key("count")]])
+        }
+    }
+}
