@@ -89,7 +89,7 @@ package final class TypeRules {
     }
 
     /// The entry for `name`: a few short keys, compared by length first (no hashing).
-    @inline(__always)
+    @inlinable
     package func entryIndex(_ name: String) -> Int? {
         let length = name.utf8.count
         for index in entries.indices where entries[index].length == length && entries[index].key == name { return index }
@@ -127,7 +127,7 @@ package final class RuleEngine {
     package private(set) var violations: [VettedError] = []
     package private(set) var omitted = 0
     /// Values of relation fields, per active Validatable value (a stack).
-    private var relationValues: [Any?] = []
+    @usableFromInline var relationValues: [Any?] = []
     /// Declaration checks under way (a stack): one per tracked value.
     private var tracking: [Tracked] = []
     /// Rules per type met so far, for decoders that do not cache their own.
@@ -202,7 +202,8 @@ package final class RuleEngine {
 
     /// A field of the value decoded at `name`: runs its rules, keeps it for relations.
     /// `path` is the field's coding path; `location`, where its value is in the input.
-    @inline(__always)
+    /// Inlinable: the decoders call it once per field, with the field's own type.
+    @inlinable
     package func decoded<Value>(
         _ value: Value, name: String, in scope: RuleScope, path: () -> [any CodingKey], location: () -> ValueLocation?
     ) throws {
@@ -345,7 +346,8 @@ package final class RuleEngine {
         }
     }
 
-    private func declarationError(_ code: VettedError.Code, _ scope: RuleScope, _ path: [any CodingKey], _ message: String) -> VettedError {
+    @usableFromInline
+    func declarationError(_ code: VettedError.Code, _ scope: RuleScope, _ path: [any CodingKey], _ message: String) -> VettedError {
         VettedError(code: code, path: DocumentPath(codingPath: path), message: message)
     }
 }

@@ -301,3 +301,35 @@ enum StructuredDecoder: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 }
+
+/// One property-list decoder shared by tasks that decode while others change
+/// its options (CI runs this under ThreadSanitizer: no data race).
+@Suite struct PlistDecoderSharingTests {
+    struct Score: Codable, Equatable, Validatable {
+        var points: Int
+        static let validation = Validation<Score> { Field("points", Rule<Int>.range(0...10)) }
+    }
+
+    @Test func oneDecoderSharedByTasks() async throws {
+        let decoder = VettedPropertyListDecoder()
+        let input = PlistWriter.binary(.array([.dictionary(["points": .integer(.signed(1))]), .dictionary(["points": .integer(.signed(2))])]))
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var decoded = 0
+                    for round in 0..<200 {
+                        if task % 2 == 0 {
+                            decoder.validationMode = round % 2 == 0 ? .failFast : .collect
+                            decoder.duplicateKeyPolicy = round % 3 == 0 ? .keepLast : .reject
+                        }
+                        decoded += try decoder.decode([Score].self, from: input).count
+                    }
+                    return decoded
+                }
+            }
+            var total = 0
+            for try await count in group { total += count }
+            #expect(total == 8 * 200 * 2)
+        }
+    }
+}
