@@ -89,7 +89,7 @@ package final class TypeRules {
     }
 
     /// The entry for `name`: a few short keys, compared by length first (no hashing).
-    @inlinable
+    @inlinable @inline(__always)
     package func entryIndex(_ name: String) -> Int? {
         let length = name.utf8.count
         for index in entries.indices where entries[index].length == length && entries[index].key == name { return index }
@@ -203,7 +203,7 @@ package final class RuleEngine {
     /// A field of the value decoded at `name`: runs its rules, keeps it for relations.
     /// `path` is the field's coding path; `location`, where its value is in the input.
     /// Inlinable: the decoders call it once per field, with the field's own type.
-    @inlinable
+    @inlinable @inline(__always)
     package func decoded<Value>(
         _ value: Value, name: String, in scope: RuleScope, path: () -> [any CodingKey], location: () -> ValueLocation?
     ) throws {
