@@ -336,15 +336,19 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     /// so keys asked for in document order are found at once. One property, read and written once per lookup.
     var hint = (object: -1, next: 0)
 
+    /// The call's rules (the document's), held here so that a field's check reads one property.
+    let engine: RuleEngine
+
     init(document: DecodingDocument, current: Int, path: [PathComponent]) {
         self.document = document
+        self.engine = document.engine
         self.frame = Frame(current: current, active: nil)
         self.path = path
     }
 
     var codingPath: [any CodingKey] { path.map(\.codingKey) }
     var userInfo: [CodingUserInfoKey: Any] { document.userInfo }
-    var ruleEngine: RuleEngine { document.engine }
+    var ruleEngine: RuleEngine { engine }
 
     func codingPath(_ base: PathBase) -> [any CodingKey] { components(base).map(\.codingKey) }
 
@@ -360,7 +364,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try expect(.object, at: current, codingPath)
         let active = active
-        if let active, active.isTracking { document.engine.sawKeys(Key.self, in: active) }
+        if let active, active.isTracking { engine.sawKeys(Key.self, in: active) }
         return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, base: .depth(path.count), active: active))
     }
 
@@ -409,7 +413,6 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.array != nil || info.stringDictionary != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
-        let engine = document.engine
         let scope = engine.begin(rules)
         frame.active = scope
         let result: T
@@ -466,7 +469,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     /// tape index `index`) of the value `scope` belongs to.
     @inline(__always)
     func validate<Value>(_ decoded: Value, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
-        try document.engine.decoded(
+        try engine.decoded(
             decoded, name: name, in: scope, path: { codingPath(base) + [key] }, location: { document.location(ofValueAt: index) })
     }
 
@@ -770,7 +773,7 @@ final class KeyedReader {
 
     /// Member keys in document order, each once.
     var keyNames: [String] {
-        if let active, active.isTracking { decoder.document.engine.readAllKeys(in: active) }
+        if let active, active.isTracking { decoder.engine.readAllKeys(in: active) }
         var seen = Set<String>()
         return (converted ?? Self.members(of: object, in: decoder.document)).compactMap { seen.insert($0.key).inserted ? $0.key : nil }
     }
@@ -779,7 +782,7 @@ final class KeyedReader {
     /// comes here, so the rules learn which keys `init(from:)` asks for.
     func find(_ name: String) -> Int? {
         let document = decoder.document
-        if let active, active.isTracking { document.engine.asked(name, in: active) }
+        if let active, active.isTracking { decoder.engine.asked(name, in: active) }
         if let convertedIndex { return convertedIndex[name] }
         let end = document.entry(object).payload
         // Start where the last lookup in this object ended, then wrap around.

@@ -98,6 +98,9 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
 }
 
 extension PlistDictionary {
+    /// Up to this many entries, repeated keys are looked for by comparing keys pairwise (at most 120 comparisons).
+    static let smallDictionary = 16
+
     /// A key that appears twice: its text and the positions of both entries.
     package struct Repeat: Error {
         package let key: String
@@ -110,6 +113,18 @@ extension PlistDictionary {
     /// at the first one's place, or the first repeat under `.reject`.
     package static func applying(_ policy: DuplicateKeyPolicy, to entries: [Entry]) throws(Repeat) -> [Entry] {
         guard entries.count > 1 else { return entries }
+        // Small dictionaries (a model's fields): compare keys pairwise, which costs less
+        // than hashing each; only a repeat found that way takes the general path.
+        if entries.count <= smallDictionary {
+            var repeats = false
+            outer: for later in 1..<entries.count {
+                for earlier in 0..<later where entries[earlier].key == entries[later].key {
+                    repeats = true
+                    break outer
+                }
+            }
+            if !repeats { return entries }
+        }
         var firstIndex: [String: Int] = [:]
         firstIndex.reserveCapacity(entries.count)
         var kept: [Entry]?

@@ -14,6 +14,9 @@ struct PlistDecodeThroughput: ParsableCommand {
 
     @OptionGroup var timing: TimingOptions
 
+    @Option(help: "Run one side only, for profiling: vetted or foundation (prints its MB/s).")
+    var only: String?
+
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let vetted = VettedPropertyListDecoder()
@@ -23,6 +26,12 @@ struct PlistDecodeThroughput: ParsableCommand {
             let listings = try foundation.decode([Listing].self, from: data)
             for listing in listings { try listing.validate() }
             return listings
+        }
+        if let only {
+            let side: () throws -> Any? = only == "vetted" ? { try vetted.decode([Listing].self, from: data) } : foundationSide
+            let median = try timing.medians([side])[0]
+            print(Timing.line("\(only).plist-decode-validate", bytes: data.count, seconds: median, peerSeconds: nil))
+            return
         }
         // Check before timing: both sides accept the corpus and read the same listings.
         guard try vetted.decode([Listing].self, from: data) == (foundationSide() as? [Listing]) else {
