@@ -245,9 +245,12 @@ public final class KeyedUnarchiver {
     // MARK: Containers (for the conformances of Array, Set, Dictionary)
 
     /// The elements of the current object (`NS.objects`, or `NS.object.0`, `NS.object.1`, …), each one of `types`.
+    /// The object must hold nothing else but `$class`: a damaged key (`NS.objec.s`) is
+    /// `archiveCorrupted`, never an empty collection.
     public func decodeElements(ofClasses types: [any SecureCoding.Type]) -> [Any]? {
         guard error == nil, let level = levels.last else { return nil }
         guard let references = references(in: level.object, arrayKey: "NS.objects", prefix: "NS.object.") else { return nil }
+        guard onlyCollectionKeys(in: level, [("NS.objects", "NS.object.", references.count)]) else { return nil }
         return elements(references, allowed: types, at: level.path)
     }
 
@@ -257,6 +260,7 @@ public final class KeyedUnarchiver {
         guard let keys = references(in: level.object, arrayKey: "NS.keys", prefix: "NS.key."),
             let objects = references(in: level.object, arrayKey: "NS.objects", prefix: "NS.object.")
         else { return nil }
+        guard onlyCollectionKeys(in: level, [("NS.keys", "NS.key.", keys.count), ("NS.objects", "NS.object.", objects.count)]) else { return nil }
         guard keys.count == objects.count else {
             fail(.archiveCorrupted, "NS.keys has \(keys.count) elements and NS.objects \(objects.count)", at: level.path)
             return nil
@@ -265,6 +269,26 @@ public final class KeyedUnarchiver {
             let decodedObjects = elements(objects, allowed: objectClasses, at: level.path)
         else { return nil }
         return Array(zip(decodedKeys, decodedObjects))
+    }
+
+    /// Whether the collection object at `level` holds `$class` and the given parts only (each an
+    /// array key, or `count` numbered keys); else records `archiveCorrupted` naming the stray key.
+    private func onlyCollectionKeys(in level: Level, _ parts: [(arrayKey: String, prefix: String, count: Int)]) -> Bool {
+        let object = level.object
+        var expected = object["$class"] == nil ? 0 : 1
+        for part in parts { expected += object[part.arrayKey] == nil ? part.count : 1 }
+        guard object.count != expected else { return true }
+        var allowed: Set<String> = ["$class"]
+        for part in parts {
+            if object[part.arrayKey] != nil {
+                allowed.insert(part.arrayKey)
+            } else {
+                for index in 0..<part.count { allowed.insert(part.prefix + String(index)) }
+            }
+        }
+        let stray = object.keys.first { !allowed.contains($0) } ?? "?"
+        fail(.archiveCorrupted, "the collection holds an unexpected key \(Excerpt.escape(stray))", at: level.path.appending(.key(stray)))
+        return false
     }
 
     private func references(in object: PlistDictionary, arrayKey: String, prefix: String) -> [UInt64]? {
@@ -287,8 +311,11 @@ public final class KeyedUnarchiver {
             }
             return references
         }
-        // The older form: NS.object.0, NS.object.1, … until the first gap.
-        while let value = object[prefix + String(references.count)] {
+        // The older form: NS.object.0, NS.object.1, … until the first gap; its keys
+        // indexed once, so the whole collection is read in time linear in its size.
+        var numbered: [String: PlistValue] = [:]
+        for entry in object where entry.key.hasPrefix(prefix) && numbered[entry.key] == nil { numbered[entry.key] = entry.value }
+        while let value = numbered[prefix + String(references.count)] {
             guard references.count < limits.maxMembers else {
                 fail(.memberLimitExceeded, "more than \(limits.maxMembers) elements", at: codingPath)
                 return nil
