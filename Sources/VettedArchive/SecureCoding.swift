@@ -1,4 +1,6 @@
 public import Foundation
+import VettedCore
+import VettedRules
 
 /// A type that reads itself from, and writes itself to, a keyed archive — safely.
 ///
@@ -190,6 +192,12 @@ extension Date: SecureCoding {
         }
         let time = coder.decodeDouble(forKey: "NS.time")
         guard coder.error == nil else { return nil }
+        // NaN or an infinity passes every comparison a date rule makes: never a date.
+        guard time.isFinite else {
+            coder.failWithError(
+                VettedError(code: .nonFiniteDate, path: coder.codingPath.appending(.key("NS.time")), message: "NS.time is \(time), not a finite number of seconds"))
+            return nil
+        }
         self.init(timeIntervalSinceReferenceDate: time)
     }
     public func encode(with coder: KeyedArchiver) { coder.encode(timeIntervalSinceReferenceDate, forKey: "NS.time") }

@@ -552,7 +552,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         return decimal
     }
 
+    /// A date by the date strategy; NaN and infinities (through `secondsSince1970` with
+    /// non-conforming floats, say) are refused: every comparison with them is false.
     func unwrapDate() throws -> Date {
+        let date = try strategyDate()
+        guard date.timeIntervalSinceReferenceDate.isFinite else {
+            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: codingPath), message: "the date is not a finite number of seconds")
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+        }
+        return date
+    }
+
+    private func strategyDate() throws -> Date {
         switch document.date {
         case .deferredToDate:
             return try Date(from: self)

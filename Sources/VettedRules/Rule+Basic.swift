@@ -123,6 +123,8 @@ extension Rule where Value == Date {
     /// Not before `earliest`, and not after now plus `skew` (default five minutes).
     public static func within(notBefore earliest: Date, notAfterNowPlus skew: TimeInterval = 300) -> Rule {
         Rule { value in
+            // NaN passes `<` and `>` both ways: refused first.
+            guard value.timeIntervalSinceReferenceDate.isFinite else { return RuleViolation(.nonFiniteDate, "must be a finite date") }
             if value < earliest { return RuleViolation(.tooEarly, "must not be before \(earliest)", value: value) }
             if value > Date().addingTimeInterval(skew) { return RuleViolation(.tooLate, "must not be in the future", value: value) }
             return nil

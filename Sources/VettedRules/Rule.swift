@@ -103,6 +103,8 @@ extension VettedError.Code {
     public static let tooEarly = VettedError.Code("tooEarly")
     /// A date after the latest allowed.
     public static let tooLate = VettedError.Code("tooLate")
+    /// A date (or number) that is NaN or infinite: every comparison with it is false, so no range can hold it.
+    public static let nonFiniteDate = VettedError.Code("nonFiniteDate")
     /// Text that is not a URL.
     public static let invalidURL = VettedError.Code("invalidURL")
     /// A URL scheme outside the allowlist.

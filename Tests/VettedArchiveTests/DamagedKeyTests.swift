@@ -3,6 +3,7 @@ import Testing
 import VettedArchive
 import VettedCore
 import VettedPlist
+import VettedRules
 
 /// A collection whose key was damaged (one flipped byte) is corrupt at its
 /// path, never an empty collection.
@@ -55,5 +56,21 @@ import VettedPlist
         let read = try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: String.self, from: Data(PlistWriter.binary(archive)))
         #expect(read?.count == count)
         #expect(read?.last == "e\(count - 1)")
+    }
+}
+
+@Suite struct NonFiniteArchivedDateTests {
+    /// An NSDate whose NS.time is NaN (the attack on the purchase history) is refused.
+    @Test func aNaNDateIsRefused() throws {
+        let archive: PlistValue = .dictionary([
+            "$version": .integer(.signed(100_000)), "$archiver": .string("NSKeyedArchiver"), "$top": .dictionary(["root": .uid(1)]),
+            "$objects": .array([
+                .string("$null"), .dictionary(["$class": .uid(2), "NS.time": .real(.nan)]),
+                .dictionary(["$classname": .string("NSDate"), "$classes": .array([.string("NSDate"), .string("NSObject")])]),
+            ]),
+        ])
+        let error = archiveError { try KeyedUnarchiver.unarchivedObject(ofClass: Date.self, from: Data(PlistWriter.binary(archive))) }.vetted
+        #expect(error?.code == .nonFiniteDate)
+        #expect(error?.path == [.key("root"), .key("NS.time")])
     }
 }
