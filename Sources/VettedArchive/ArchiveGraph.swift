@@ -79,6 +79,50 @@ public struct ArchiveGraph: Sendable {
         return name
     }
 
+    /// Every structural defect, each at its object (`$.$objects[3]`) or `$top`
+    /// key: a UID outside the object table (in `$top` or in any object), a
+    /// `$class` that is not a class dictionary (an instance, `$null`), a class
+    /// dictionary whose `$classname` is not a string. Nothing is instantiated;
+    /// one pass over the archive, iterative (no depth can overflow the stack).
+    public func defects() -> [VettedError] {
+        var found: [VettedError] = []
+        func check(_ value: PlistValue, at path: DocumentPath, what: String) {
+            var pending: [(PlistValue, DocumentPath)] = [(value, path)]
+            while let (value, path) = pending.popLast() {
+                switch value {
+                case .uid(let uid) where uid >= UInt64(objects.count):
+                    found.append(corrupted("\(what): UID \(uid) is outside the object table (\(objects.count) objects)", path: path))
+                case .array(let elements):
+                    for (index, element) in elements.enumerated() { pending.append((element, path.appending(.index(index)))) }
+                case .dictionary(let dictionary):
+                    for entry in dictionary { pending.append((entry.value, path.appending(.key(entry.key)))) }
+                default: break
+                }
+            }
+        }
+        for entry in top {
+            check(entry.value, at: DocumentPath([.key("$top"), .key(entry.key)]), what: "$top")
+        }
+        for (index, object) in objects.enumerated() {
+            let path = DocumentPath([.key("$objects"), .index(index)])
+            check(object, at: path, what: "object \(index)")
+            guard case .dictionary(let dictionary) = object else { continue }
+            if dictionary["$classname"] != nil || dictionary["$classes"] != nil {
+                // A class dictionary.
+                if dictionary["$classname"]?.stringValue == nil {
+                    found.append(corrupted("object \(index): $classname is not a string", path: path.appending(.key("$classname"))))
+                }
+                continue
+            }
+            do {
+                _ = try classInfo(ofObject: index)
+            } catch {
+                found.append(VettedError(code: error.code, path: path.appending(.key("$class")), message: error.message))
+            }
+        }
+        return found
+    }
+
     /// Every class name the archive mentions, sorted, without instantiating anything.
     public func classNames() -> [String] {
         var names = Set<String>()

@@ -15,8 +15,10 @@ struct ArchiveCommand: ParsableCommand {
             discussion: """
                 Each object is printed as #INDEX CLASS with its keys; references to other objects
                 are #INDEX. Strings are escaped and capped. --classes lists only the class names;
-                --format json prints the same as JSON. Exit codes: 0 read, 1 not a valid archive,
-                64 usage error, 74 unreadable input.
+                --format json prints the same as JSON. A damaged archive is printed as far as it
+                can be, each defect marked where it is ("! defect" lines; "defects" in JSON), and
+                the first is reported as a diagnostic. Exit codes: 0 read and sound, 1 not a
+                valid archive or a damaged one, 64 usage error, 74 unreadable input.
                 """)
 
         @Argument(help: "The archive (binary or XML plist), or - for standard input.")
@@ -40,18 +42,30 @@ struct ArchiveCommand: ParsableCommand {
             } catch {
                 throw diagnostics.fail(error)
             }
+            let defects = graph.defects()
+            let output: String
             switch (classes, format) {
-            case (true, .text): print(graph.classNames().joined(separator: "\n"))
-            case (true, .json): print(JSONValue.array(graph.classNames().map(JSONValue.string)).jsonString())
-            case (false, .text): print(Self.text(graph), terminator: "")
-            case (false, .json): print(JSONWriter(style: .pretty).string(Self.json(graph)))
+            case (true, .text): output = graph.classNames().joined(separator: "\n") + "\n"
+            case (true, .json): output = JSONValue.array(graph.classNames().map(JSONValue.string)).jsonString() + "\n"
+            case (false, .text): output = Self.text(graph, defects: defects)
+            case (false, .json): output = JSONWriter(style: .pretty).string(Self.json(graph, defects: defects)) + "\n"
             }
+            // Written straight to the descriptor, as diagnostics are, so that the two never change places.
+            FileHandle.standardOutput.write(Data(output.utf8))
+            if let first = defects.first { throw diagnostics.fail(first) }
         }
 
-        static func text(_ graph: ArchiveGraph) -> String {
+        /// `! code: message` lines for the defects found at `path` or below it.
+        static func marks(_ defects: [VettedError], under path: DocumentPath) -> [String] {
+            defects.filter { $0.path.components.starts(with: path.components) }.map { "  ! \($0.code): \($0.message)" }
+        }
+
+        static func text(_ graph: ArchiveGraph, defects: [VettedError] = []) -> String {
             var lines = ["$top"]
             for entry in graph.top { lines.append("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))") }
+            lines += marks(defects, under: [.key("$top")])
             for (index, object) in graph.objects.enumerated().dropFirst() {
+                defer { lines += marks(defects, under: [.key("$objects"), .index(index)]) }
                 guard case .dictionary(let dictionary) = object else {
                     lines.append("#\(index) \(brief(object))")
                     continue
@@ -91,7 +105,7 @@ struct ArchiveCommand: ParsableCommand {
             }
         }
 
-        static func json(_ graph: ArchiveGraph) -> JSONValue {
+        static func json(_ graph: ArchiveGraph, defects: [VettedError] = []) -> JSONValue {
             var objects: [JSONValue] = []
             for (index, object) in graph.objects.enumerated() {
                 var entry: JSONObject = ["index": .number(JSONNumber(index))]
@@ -106,6 +120,8 @@ struct ArchiveCommand: ParsableCommand {
                 "top": PlistCommand.json(.dictionary(graph.top)),
                 "classes": .array(graph.classNames().map(JSONValue.string)),
                 "objects": .array(objects),
+                "defects": .array(
+                    defects.map { ["code": .string($0.code.rawValue), "path": .string($0.path.description), "message": .string($0.message)] }),
             ]
         }
     }

@@ -135,3 +135,42 @@ import Vetted
         #expect(try Vet.run(["archive", "inspect", "/nonexistent/archive"]).status == 74)
     }
 }
+
+/// `vet archive inspect` on damaged archives: prints what it can, marks each
+/// defect where it is, exits 1 with the first as a diagnostic.
+@Suite(.serialized) struct VetArchiveDefectTests {
+    static func archive(top: PlistValue, objects: [PlistValue]) -> [UInt8] {
+        PlistWriter.binary(.dictionary([
+            "$version": .integer(.signed(100_000)), "$archiver": .string("NSKeyedArchiver"), "$top": top,
+            "$objects": .array([.string("$null")] + objects),
+        ]))
+    }
+
+    static let dateClass: PlistValue = .dictionary(["$classname": .string("NSDate"), "$classes": .array([.string("NSDate")])])
+
+    @Test(arguments: [
+        // $top's root outside the object table.
+        ("root", archive(top: .dictionary(["root": .uid(9)]), objects: [.dictionary(["$class": .uid(2), "NS.time": .real(1)]), dateClass]), #"$["$top"].root"#),
+        // $class pointing at an instance.
+        ("instance", archive(top: .dictionary(["root": .uid(1)]), objects: [.dictionary(["$class": .uid(1), "NS.time": .real(1)]), dateClass]), #"$["$objects"][1]["$class"]"#),
+        // $class pointing at $null.
+        ("null", archive(top: .dictionary(["root": .uid(1)]), objects: [.dictionary(["$class": .uid(0), "NS.time": .real(1)]), dateClass]), #"$["$objects"][1]["$class"]"#),
+        // $classname that is not a string.
+        ("classname", archive(top: .dictionary(["root": .uid(1)]), objects: [.dictionary(["$class": .uid(2)]), .dictionary(["$classname": .integer(.signed(3)), "$classes": .array([])])]), #"$["$objects"][2]["$classname"]"#),
+        // A UID out of range in a $class field.
+        ("classUID", archive(top: .dictionary(["root": .uid(1)]), objects: [.dictionary(["$class": .uid(77)])]), #"$["$objects"][1]["$class"]"#),
+    ] as [(String, [UInt8], String)])
+    func eachDefectIsMarkedAndFails(name: String, bytes: [UInt8], path: String) throws {
+        let text = try Vet.run(["archive", "inspect", "-"], stdin: bytes)
+        #expect(text.status == 1, "\(name)")
+        #expect(text.stdout.contains("! archiveCorrupted"), "\(name): \(text.stdout)")
+        #expect(text.stderr.contains("archiveCorrupted at"), "\(name): \(text.stderr)")
+        let json = try Vet.run(["archive", "inspect", "--format", "json", "-"], stdin: bytes)
+        #expect(json.status == 1)
+        // The document, then the diagnostic on its own last line.
+        let lines = json.stdout.split(separator: "\n")
+        let report = try JSONParser().parse(lines.dropLast().joined(separator: "\n"))
+        let defects = report["defects"]?.arrayValue ?? []
+        #expect(defects.contains { $0["path"] == .string(path) && $0["code"] == "archiveCorrupted" }, "\(name): \(defects)")
+    }
+}
