@@ -363,7 +363,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try expect(.object, at: current, codingPath)
-        let active = active
+        let active = frame.active
         if let active, active.isTracking { engine.sawKeys(Key.self, in: active) }
         return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, base: .depth(path.count), active: active))
     }
@@ -718,11 +718,16 @@ final class KeyedReader {
     /// the object's size.
     private let convertedIndex: [String: Int]?
 
+    /// Whether lookups are recorded for the rules' declaration check (a type's first value):
+    /// a plain Bool, so that the common case reads no `RuleScope` (and retains nothing).
+    let tracking: Bool
+
     init(decoder: TapeDecoder, object: Int, base: PathBase, active: RuleScope?) {
         self.decoder = decoder
         self.object = object
         self.base = base
         self.active = active
+        self.tracking = active?.isTracking ?? false
         let document = decoder.document
         switch document.keys {
         case .useDefaultKeys:
@@ -784,7 +789,7 @@ final class KeyedReader {
 
     /// Member keys in document order, each once.
     var keyNames: [String] {
-        if let active, active.isTracking { decoder.engine.readAllKeys(in: active) }
+        if tracking, let active { decoder.engine.readAllKeys(in: active) }
         var seen = Set<String>()
         return (converted ?? Self.members(of: object, in: decoder.document)).compactMap { seen.insert($0.key).inserted ? $0.key : nil }
     }
@@ -793,7 +798,7 @@ final class KeyedReader {
     /// comes here, so the rules learn which keys `init(from:)` asks for.
     func find(_ name: String) -> Int? {
         let document = decoder.document
-        if let active, active.isTracking { decoder.engine.asked(name, in: active) }
+        if tracking, let active { decoder.engine.asked(name, in: active) }
         if let convertedIndex { return convertedIndex[name] }
         let end = document.entry(object).payload
         // Start where the last lookup in this object ended, then wrap around.

@@ -207,10 +207,10 @@ package final class RuleEngine {
     package func decoded<Value>(
         _ value: Value, name: String, in scope: RuleScope, path: () -> [any CodingKey], location: () -> ValueLocation?
     ) throws {
-        guard let index = scope.rules.entryIndex(name) else { return }
-        let entries = scope.rules.entries
-        let entry = entries[index]
-        for check in entry.checks {
+        let rules = scope.rules
+        guard let index = rules.entryIndex(name) else { return }
+        // The entry's parts read in place (a copy of the entry retains its key and its checks).
+        for check in rules.entries[index].checks {
             switch check.outcome(value) {
             case .passed: continue
             case .violated(let violation): try record(violation, at: path(), location())
@@ -220,7 +220,7 @@ package final class RuleEngine {
                     "\(scope.rules.typeName) has a rule of type \(check.valueTypeName) on \"\(name)\", which decodes as \(Value.self)")
             }
         }
-        if let slot = entry.slot {
+        if let slot = rules.entries[index].slot {
             let position = scope.base + slot
             if relationValues.indices.contains(position) { relationValues[position] = value }
         }
@@ -277,20 +277,22 @@ package final class RuleEngine {
         }
         let relations = rules.relations
         for index in relations.indices where index < rules.relationSlots.count {
-            let relation = relations[index]
             let slots = rules.relationSlots[index]
-            guard slots.count == relation.keys.count else { continue }
+            guard slots.count == relations[index].keys.count else { continue }
             let outcome: CheckOutcome
-            if let pair = relation.pairBody, slots.count == 2 {
+            // The check's parts are read in place: a copy of the whole check costs a retain per field.
+            if let pair = relations[index].pairBody, slots.count == 2 {
                 // The common case, without collecting the values.
                 guard let first = value(slots[0]), let second = value(slots[1]) else { continue }
                 outcome = pair(first, second)
             } else {
                 guard slots.allSatisfy({ value($0) != nil }) else { continue }
                 var values: [String: Any] = [:]
-                for (key, slot) in zip(relation.keys, slots) { values[key] = value(slot) }
-                outcome = relation.check(values).map(CheckOutcome.violated) ?? .passed
+                for (key, slot) in zip(relations[index].keys, slots) { values[key] = value(slot) }
+                outcome = relations[index].check(values).map(CheckOutcome.violated) ?? .passed
             }
+            if case .passed = outcome { continue }
+            let relation = relations[index]
             switch outcome {
             case .passed: continue
             case .violated(let violation): try record(violation, at: path() + [PathKey(stringValue: relation.reportedKey)], nil)

@@ -237,3 +237,45 @@ struct PythonDifferentialTests {
         #expect(try PlistParser().parse(PlistWriter.binary(value)) == value)
     }
 }
+
+/// The talk's listings written by plistlib (binary and XML) decode with their rules, as Foundation decodes them.
+@Suite(.enabled(if: Python.available, "python3 not found; skipping the plistlib decoder tests"), .serialized)
+struct PlistlibListingTests {
+    static func listing(id: Int, name: String, url: String) -> PlistValue {
+        .dictionary([
+            "id": .integer(.signed(Int64(id))), "name": .string(name), "description": .string("Works; some scratches."),
+            "price": .string("12.50"), "sold": .bool(false), "url": .string(url), "tags": .array([.string("music"), .string("vintage")]),
+            "created": .date(Date(timeIntervalSince1970: 1_525_000_000)), "last_updated": .date(Date(timeIntervalSince1970: 1_526_000_000)),
+        ])
+    }
+
+    @Test func plistlibListingsDecodeWithTheirRules() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vetted-plistlib-listings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good: PlistValue = .array([Self.listing(id: 1, name: "Guitar", url: "https://example.com/1"), Self.listing(id: 2, name: "Lamp", url: "https://example.com/2")])
+        let bad: PlistValue = .array([Self.listing(id: 1, name: "Guitar", url: "https://exаmple.com/1")])  // Cyrillic а
+        var input = ""
+        for (name, value) in [("good", good), ("bad", bad)] {
+            for format in ["binary", "xml"] {
+                let job: JSONValue = ["format": .string(format), "path": .string(directory.appendingPathComponent("\(name).\(format)").path), "value": Python.canonical(value)]
+                input += job.jsonString() + "\n"
+            }
+        }
+        _ = try Python.run(["write"], input: input)
+        for format in ["binary", "xml"] {
+            let data = try Data(contentsOf: directory.appendingPathComponent("good.\(format)"))
+            let ours = try VettedPropertyListDecoder().decode([Listing].self, from: data)
+            #expect(ours == (try PropertyListDecoder().decode([Listing].self, from: data)))
+            #expect(ours.map(\.name) == ["Guitar", "Lamp"])
+            let badData = try Data(contentsOf: directory.appendingPathComponent("bad.\(format)"))
+            do {
+                _ = try VettedPropertyListDecoder().decode([Listing].self, from: badData)
+                Issue.record("expected a violation")
+            } catch let error as ValidationErrors {
+                #expect(error.errors.map(\.code) == [.confusableHost])
+                #expect(error.errors.map(\.path) == [[.index(0), .key("url")]])
+            }
+        }
+    }
+}
