@@ -111,19 +111,21 @@ final class DecodingDocument {
 
     /// The text of a string or key entry.
     func string(_ entry: JSONTape.Entry) -> String {
-        guard let scanner else {
-            return source.withScanner { scanner in
-                var scratch: [UInt8] = []
-                return Self.string(entry, scanner, &scratch)
-            }
-        }
-        return Self.string(entry, scanner, &scratch)
-    }
-
-    private static func string(_ entry: JSONTape.Entry, _ scanner: ByteScanner, _ scratch: inout [UInt8]) -> String {
         let range = entry.first..<Swift.max(entry.first, entry.payload)
+        guard let scanner else { return stringAfterCall(entry) }
         guard entry.has(JSONTape.needsDecoding) else { return scanner.string(range) }
         return JSONReader.unescapedString(scanner, range, scratch: &scratch)
+    }
+
+    /// ``string(_:)`` once the call has returned: over a scanner of its own.
+    @inline(never)
+    private func stringAfterCall(_ entry: JSONTape.Entry) -> String {
+        let range = entry.first..<Swift.max(entry.first, entry.payload)
+        return source.withScanner { scanner in
+            guard entry.has(JSONTape.needsDecoding) else { return scanner.string(range) }
+            var scratch: [UInt8] = []
+            return JSONReader.unescapedString(scanner, range, scratch: &scratch)
+        }
     }
 
     /// Whether the key entry spells `key`.
@@ -131,8 +133,7 @@ final class DecodingDocument {
     func keyEquals(_ entry: JSONTape.Entry, _ key: String) -> Bool {
         let start = entry.first
         if entry.has(JSONTape.needsDecoding) { return string(entry) == key }
-        // After the call, through `string` (one call site of bytesEqual, which the optimizer then inlines).
-        guard let scanner else { return string(entry) == key }
+        guard let scanner else { return stringAfterCall(entry) == key }
         return scanner.bytesEqual(start..<Swift.max(start, entry.payload), key.utf8.span)
     }
 
@@ -467,10 +468,22 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
 
     /// Checks the field rules for `key` (whose string value is `name`, value at
     /// tape index `index`) of the value `scope` belongs to.
+    /// ``RuleEngine/decoded(_:name:in:path:location:)``'s steps, here where
+    /// they are specialized for the field's type (the hot path of decoding).
     @inline(__always)
     func validate<Value>(_ decoded: Value, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
-        try engine.decoded(
-            decoded, name: name, in: scope, path: { codingPath(base) + [key] }, location: { document.location(ofValueAt: index) })
+        // The rules' entry for `name`, found here (a call into VettedRules per field costs more than the loop).
+        let rules = scope.rules
+        let length = name.utf8.count
+        guard let entry = rules.entries.indices.first(where: { rules.entries[$0].length == length && rules.entries[$0].key == name }) else { return }
+        for check in rules.entries[entry].checks {
+            let outcome = check.outcome(decoded)
+            if case .passed = outcome { continue }
+            try engine.failed(
+                outcome, check: check, name: name, valueType: Value.self, in: scope, path: { codingPath(base) + [key] },
+                location: { document.location(ofValueAt: index) })
+        }
+        if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
     }
 
     // MARK: Scalars

@@ -89,7 +89,7 @@ package final class TypeRules {
     }
 
     /// The entry for `name`: a few short keys, compared by length first (no hashing).
-    @inlinable @inline(__always)
+    @inline(__always)
     package func entryIndex(_ name: String) -> Int? {
         let length = name.utf8.count
         for index in entries.indices where entries[index].length == length && entries[index].key == name { return index }
@@ -127,7 +127,7 @@ package final class RuleEngine {
     package private(set) var violations: [VettedError] = []
     package private(set) var omitted = 0
     /// Values of relation fields, per active Validatable value (a stack).
-    @usableFromInline var relationValues: [Any?] = []
+    private var relationValues: [Any?] = []
     /// Declaration checks under way (a stack): one per tracked value.
     private var tracking: [Tracked] = []
     /// Rules per type met so far, for decoders that do not cache their own.
@@ -202,28 +202,44 @@ package final class RuleEngine {
 
     /// A field of the value decoded at `name`: runs its rules, keeps it for relations.
     /// `path` is the field's coding path; `location`, where its value is in the input.
-    /// Inlinable: the decoders call it once per field, with the field's own type.
-    @inlinable @inline(__always)
+    ///
+    /// The steps are spelled out for the decoders to inline in their own
+    /// module (where the field's type is known and the loop specialized): a
+    /// generic call across modules stays unspecialized.
+    @inline(__always)
     package func decoded<Value>(
         _ value: Value, name: String, in scope: RuleScope, path: () -> [any CodingKey], location: () -> ValueLocation?
     ) throws {
         let rules = scope.rules
         guard let index = rules.entryIndex(name) else { return }
-        // The entry's parts read in place (a copy of the entry retains its key and its checks).
         for check in rules.entries[index].checks {
-            switch check.outcome(value) {
-            case .passed: continue
-            case .violated(let violation): try record(violation, at: path(), location())
-            case .wrongType:
-                throw declarationError(
-                    .ruleTypeMismatch, scope, path(),
-                    "\(scope.rules.typeName) has a rule of type \(check.valueTypeName) on \"\(name)\", which decodes as \(Value.self)")
-            }
+            let outcome = check.outcome(value)
+            if case .passed = outcome { continue }
+            try failed(outcome, check: check, name: name, valueType: Value.self, in: scope, path: path, location: location)
         }
-        if let slot = rules.entries[index].slot {
-            let position = scope.base + slot
-            if relationValues.indices.contains(position) { relationValues[position] = value }
+        if let slot = rules.entries[index].slot { keep(value, slot: slot, in: scope) }
+    }
+
+    /// A field check that did not pass: its violation is recorded, or a rule of
+    /// another type than its field is a declaration error.
+    package func failed(
+        _ outcome: CheckOutcome, check: FieldCheck, name: String, valueType: Any.Type, in scope: RuleScope,
+        path: () -> [any CodingKey], location: () -> ValueLocation?
+    ) throws {
+        switch outcome {
+        case .passed: return
+        case .violated(let violation): try record(violation, at: path(), location())
+        case .wrongType:
+            throw declarationError(
+                .ruleTypeMismatch, scope, path(),
+                "\(scope.rules.typeName) has a rule of type \(check.valueTypeName) on \"\(name)\", which decodes as \(valueType)")
         }
+    }
+
+    /// Keeps a field's value for the relations of the value `scope` belongs to.
+    package func keep(_ value: Any, slot: Int, in scope: RuleScope) {
+        let position = scope.base + slot
+        if relationValues.indices.contains(position) { relationValues[position] = value }
     }
 
     /// The value finished decoding (`succeeded`) or failed: runs its relations,
@@ -348,8 +364,7 @@ package final class RuleEngine {
         }
     }
 
-    @usableFromInline
-    func declarationError(_ code: VettedError.Code, _ scope: RuleScope, _ path: [any CodingKey], _ message: String) -> VettedError {
+    private func declarationError(_ code: VettedError.Code, _ scope: RuleScope, _ path: [any CodingKey], _ message: String) -> VettedError {
         VettedError(code: code, path: DocumentPath(codingPath: path), message: message)
     }
 }
