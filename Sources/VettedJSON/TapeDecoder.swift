@@ -77,8 +77,9 @@ final class DecodingDocument {
         } else {
             let special = type == Date.self || type == Data.self || type == URL.self || type == Decimal.self || type == JSONValue.self
             found = TypeInfo(
-                rules: TypeRules.of(type), array: type as? any TapeArrayDecodable.Type,
-                stringDictionary: convertsKeys ? type as? any TapeStringDictionaryDecodable.Type : nil,
+                rules: TypeRules.of(type),
+                container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
+                    ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil),
                 special: special)
             types[id] = found
         }
@@ -237,10 +238,16 @@ final class DecodingDocument {
 struct TypeInfo {
     /// Its rules, if it is `Validatable`.
     let rules: TypeRules?
-    /// Set for arrays, which the decoder reads off the tape itself.
-    let array: (any TapeArrayDecodable.Type)?
-    /// Set for `[String: V]` under a key strategy: its keys are data, not coding keys, and are not converted.
-    let stringDictionary: (any TapeStringDictionaryDecodable.Type)?
+    /// Containers the decoder reads off the tape itself.
+    enum Container {
+        /// Arrays: no container box, capacity from the element count.
+        case array(any TapeArrayDecodable.Type)
+        /// `[String: V]` under a key strategy: its keys are data, not coding keys, and are not converted.
+        case stringDictionary(any TapeStringDictionaryDecodable.Type)
+    }
+
+    /// One field for both kinds, so that the struct stays as small as it was (copied per value).
+    let container: Container?
     /// Date, Data, URL, Decimal or JSONValue: decoded by the decoder's own rules.
     let special: Bool
 }
@@ -412,7 +419,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         guard document.stack.hasRoom(atDepth: depth) else { throw tooDeep() }
         let info = known ?? document.info(for: T.self)
         // The casts live apart, so that the common path needs no `T?` metadata.
-        if info.special || info.array != nil || info.stringDictionary != nil { return try unwrapSpecial(T.self, info) }
+        if info.special || info.container != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
         let scope = engine.begin(rules)
         frame.active = scope
@@ -436,8 +443,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     @inline(never)
     private func unwrapSpecial<T: Decodable>(_ type: T.Type, _ info: TypeInfo) throws -> T {
         // `SameType.cast`, not `as? T`: no `T?` metadata on every call.
-        if let array = info.array { return try elements(of: array, as: T.self) }
-        if let dictionary = info.stringDictionary { return try SameType.cast(try dictionary.decodeFromTape(self), to: T.self) }
+        switch info.container {
+        case .array(let array)?: return try elements(of: array, as: T.self)
+        case .stringDictionary(let dictionary)?: return try SameType.cast(try dictionary.decodeFromTape(self), to: T.self)
+        case nil: break
+        }
         if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
         if T.self == Data.self { return try SameType.cast(try unwrapData(), to: T.self) }
         if T.self == URL.self {
@@ -576,6 +586,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         return date
     }
 
+    @inline(__always)
     private func strategyDate() throws -> Date {
         switch document.date {
         case .deferredToDate:
