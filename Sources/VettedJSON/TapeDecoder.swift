@@ -421,21 +421,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.container != nil { return try unwrapSpecial(T.self, info) }
         guard let rules = info.rules else { return try T(from: self) }
-        let scope = engine.begin(rules)
-        frame.active = scope
-        let result: T
-        do {
-            result = try T(from: self)
-        } catch let error as ValidationErrors {
-            // Fail-fast: the first violation stands; nothing more is checked.
-            engine.abandon(scope)
-            throw error
-        } catch {
-            try engine.end(scope, path: codingPath, succeeded: false)
-            throw error
+        return try engine.run(rules, path: { codingPath }) { scope in
+            frame.active = scope
+            return try T(from: self)
         }
-        try engine.end(scope, path: codingPath, succeeded: true)
-        return result
     }
 
     /// Values of the types the decoder reads its own way: Date, Data, URL,

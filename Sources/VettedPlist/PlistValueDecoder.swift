@@ -119,22 +119,11 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         }
         let engine = context.engine
         guard let rules = engine.rules(for: T.self) else { return try T(from: self) }
-        let scope = engine.begin(rules)
-        active = scope
         defer { active = nil }
-        let result: T
-        do {
-            result = try T(from: self)
-        } catch let error as ValidationErrors {
-            // Fail-fast: the first violation stands; nothing more is checked.
-            engine.abandon(scope)
-            throw error
-        } catch {
-            try engine.end(scope, path: codingPath, succeeded: false)
-            throw error
+        return try engine.run(rules, path: { codingPath }) { scope in
+            active = scope
+            return try T(from: self)
         }
-        try engine.end(scope, path: codingPath, succeeded: true)
-        return result
     }
 
     /// Decodes `T` from `value`, one `step` below this value. Dates and data

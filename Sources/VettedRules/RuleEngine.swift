@@ -271,6 +271,26 @@ package final class RuleEngine {
         rules.verified = true
     }
 
+    /// Runs `body` — a value's `init(from:)` — as a value of the type with
+    /// `rules`: begins its scope, then ends it (relations, the declaration
+    /// check) when it returns or fails; a fail-fast violation on its way out
+    /// ends it without checking more. `path` is the value's coding path.
+    package func run<T>(_ rules: TypeRules, path: () -> [any CodingKey], _ body: (RuleScope) throws -> T) throws -> T {
+        let scope = begin(rules)
+        let result: T
+        do {
+            result = try body(scope)
+        } catch let error as ValidationErrors {
+            abandon(scope)
+            throw error
+        } catch {
+            try end(scope, path: path(), succeeded: false)
+            throw error
+        }
+        try end(scope, path: path(), succeeded: true)
+        return result
+    }
+
     /// Drops the value's state without checking anything more (a fail-fast
     /// violation is on its way out).
     package func abandon(_ scope: RuleScope) { pop(scope) }
