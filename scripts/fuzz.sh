@@ -33,8 +33,8 @@ fi
 
 case "$target" in
   json) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
-  bplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
-  xmlplist) modules=(VettedCore VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
+  bplist) modules=(VettedCore VettedRules VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
+  xmlplist) modules=(VettedCore VettedRules VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
   decode) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   plistdecode) modules=(VettedCore VettedRules VettedPlist); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   archive) modules=(VettedCore VettedRules VettedPlist VettedArchive); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift") ;;
