@@ -1,0 +1,73 @@
+public import VettedCore
+
+// Text that is safe to show: what a terminal, a log line or a web page
+// renders is what the text says. Untrusted text can carry escape sequences
+// (ESC [2J clears a terminal, ESC ]0; sets its title), NUL, bidirectional
+// overrides that reorder what is shown ("Trojan Source"), and invisible
+// characters that hide what is there.
+
+extension VettedError.Code {
+    /// A NUL character (U+0000).
+    public static let nulCharacter = VettedError.Code("nulCharacter")
+    /// A C0 or C1 control character (U+0001–U+001F, U+007F–U+009F) other than those allowed.
+    public static let controlCharacter = VettedError.Code("controlCharacter")
+    /// A bidirectional control: an embedding, override, isolate or mark (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).
+    public static let bidiControl = VettedError.Code("bidiControl")
+    /// Another invisible format character (general category Cf: zero-width space and joiners, word joiner, BOM, soft hyphen, …).
+    public static let invisibleCharacter = VettedError.Code("invisibleCharacter")
+    /// A noncharacter code point (U+FDD0–U+FDEF, U+xxFFFE, U+xxFFFF).
+    public static let nonCharacter = VettedError.Code("nonCharacter")
+}
+
+/// What ``Rule/displaySafe(allowing:)`` lets through besides visible text and spaces.
+public struct DisplayTextAllowance: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Horizontal tab (U+0009).
+    public static let tab = DisplayTextAllowance(rawValue: 1 << 0)
+    /// Line feed (U+000A), and carriage return (U+000D) before it or alone.
+    public static let newlines = DisplayTextAllowance(rawValue: 1 << 1)
+    /// Zero-width joiner and non-joiner (U+200C, U+200D), which emoji sequences and some scripts need.
+    public static let joiners = DisplayTextAllowance(rawValue: 1 << 2)
+}
+
+extension Rule where Value == String {
+    /// Text that is safe to show: no NUL, no C0 or C1 control characters
+    /// (tab and newlines only when allowed), no bidirectional controls, no
+    /// other invisible format characters (joiners only when allowed), no
+    /// noncharacters. (A Swift `String` holds only valid Unicode scalar
+    /// values: ill-formed input never gets this far.)
+    ///
+    /// The message names the code point and its position in scalars, never the text.
+    public static func displaySafe(allowing allowance: DisplayTextAllowance = []) -> Rule {
+        Rule { value in
+            // ASCII without controls is the common case: one pass over the bytes.
+            if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
+            for (position, scalar) in value.unicodeScalars.enumerated() {
+                if let code = unsafeDisplayCode(scalar, allowance) {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                    return RuleViolation(code, "must be safe to display: \(name) at scalar \(position)")
+                }
+            }
+            return nil
+        }
+    }
+}
+
+/// The defect `scalar` is in text to be shown, or `nil` when it may be shown.
+func unsafeDisplayCode(_ scalar: Unicode.Scalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
+    switch scalar.value {
+    case 0: return .nulCharacter
+    case 0x09: return allowance.contains(.tab) ? nil : .controlCharacter
+    case 0x0A, 0x0D: return allowance.contains(.newlines) ? nil : .controlCharacter
+    case 0x01...0x1F, 0x7F...0x9F: return .controlCharacter
+    case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return .bidiControl
+    case 0x200C, 0x200D: return allowance.contains(.joiners) ? nil : .invisibleCharacter
+    default:
+        if scalar.properties.isNoncharacterCodePoint { return .nonCharacter }
+        if scalar.properties.generalCategory == .format { return .invisibleCharacter }
+        return nil
+    }
+}
