@@ -34,10 +34,10 @@ struct Diagnostics {
     func fail(_ error: VettedError) -> ExitCode {
         if error.code == .unreadableInput {
             unreadable(error.message)
-            return ExitCode(74)
+            return VetExit.unreadable
         }
         report(error)
-        return ExitCode(1)
+        return VetExit.invalidData
     }
 
     func unreadable(_ why: String) {

@@ -69,7 +69,7 @@ struct JSONCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(output))
         } catch {
             diagnostics.report(error)
-            throw ExitCode(1)
+            throw VetExit.invalidData
         }
     }
 }

@@ -57,7 +57,7 @@ struct PlistCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(output))
         } catch {
             reporter.report(error)
-            throw ExitCode(1)
+            throw VetExit.invalidData
         }
     }
 

@@ -131,7 +131,7 @@ struct DigestCommand: ParsableCommand {
             if let expect {
                 guard try expected(expect).matches(digest) else {
                     print("\(name): \(algorithm) digest differs from the expected one")
-                    throw ExitCode(1)
+                    throw VetExit.invalidData
                 }
                 print("\(name): OK")
             } else {

@@ -2,14 +2,30 @@ import ArgumentParser
 
 @main
 struct Vet: ParsableCommand {
+    /// The version `vet --version` prints.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "vet",
         abstract: "Check untrusted data before you use it.",
         discussion: """
-            Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
+            Exit codes: \(VetExit.valid.rawValue) valid, \(VetExit.invalidData.rawValue) invalid data, \(VetExit.usage.rawValue) usage error, \(VetExit.unreadable.rawValue) unreadable input.
             """,
+        version: version,
         subcommands: [
             JSONCommand.self, PlistCommand.self, ArchiveCommand.self, DigestCommand.self, KeygenCommand.self, SignCommand.self, VerifyCommand.self,
         ]
     )
+}
+
+/// The exit codes of every `vet` command, by name.
+enum VetExit {
+    /// The input is valid (or was written).
+    static let valid = ExitCode.success
+    /// The input is invalid: a diagnostic says what and where.
+    static let invalidData = ExitCode(1)
+    /// The command line is wrong (ArgumentParser's validation failure).
+    static let usage = ExitCode.validationFailure
+    /// The input could not be read (missing, not a regular file, over a limit before reading).
+    static let unreadable = ExitCode(74)
 }

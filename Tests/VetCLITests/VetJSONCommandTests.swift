@@ -169,3 +169,11 @@ struct Vet {
         #expect(result.stderr.contains("depthLimitExceeded"))
     }
 }
+
+@Suite(.serialized) struct VetVersionTests {
+    @Test func versionIsPrinted() throws {
+        let result = try Vet.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "0.1.0\n")
+    }
+}
