@@ -115,6 +115,15 @@ public final class KeyedArchiver {
             failWithError(VettedError(code: .unencodableValue, message: "\(type) does not support secure coding"))
             return 0
         }
+        // A subclass that only inherits its superclass's names would be written under the parent's
+        // name and read back as the parent: a different object, silently. Refused, as the unarchiver refuses it.
+        if requiresSecureCoding, KeyedUnarchiver.inheritsConformance(type) {
+            failWithError(
+                VettedError(
+                    code: .secureCodingNotSupported,
+                    message: "\(type) inherits its secure coding from a superclass without declaring its own archiveClassNames"))
+            return 0
+        }
         guard let name = type.archiveClassNames.first else {
             failWithError(VettedError(code: .unencodableValue, message: "\(type) declares no archive class name"))
             return 0

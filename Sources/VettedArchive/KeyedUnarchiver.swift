@@ -476,8 +476,8 @@ public final class KeyedUnarchiver {
         return check(allowed)
     }
 
-    /// Whether a class's names are the ones its superclass declares.
-    private static func inheritsConformance(_ type: any SecureCoding.Type) -> Bool {
+    /// Whether a class's names are the ones its superclass declares (the archiver refuses to write such a class too).
+    static func inheritsConformance(_ type: any SecureCoding.Type) -> Bool {
         guard let cls = type as? AnyClass, let superclass = _getSuperclass(cls), let parent = superclass as? any SecureCoding.Type else {
             return false
         }

@@ -49,6 +49,16 @@ import VettedPlist
         #expect(writing?.code == .unencodableValue)
     }
 
+    /// Writing a subclass that only inherits its superclass's names is refused: it would read back as the superclass.
+    @Test func theArchiverRefusesASubclassWithoutItsOwnNames() throws {
+        let error = archiveError { try KeyedArchiver.archivedData(withRootObject: Sneaky()) }.vetted
+        #expect(error?.code == .secureCodingNotSupported)
+        // Without secure coding required, it is written (under the parent's name), as Foundation would.
+        #expect(throws: Never.self) { try KeyedArchiver.archivedData(withRootObject: Sneaky(), requiringSecureCoding: false) }
+        // A subclass that declares its own names is written under them.
+        #expect(throws: Never.self) { try KeyedArchiver.archivedData(withRootObject: Declared()) }
+    }
+
     /// The talk's escape hatch: a subclass that inherits its superclass's conformance.
     @Test func aSubclassThatOnlyInheritsItsConformanceIsRefused() throws {
         let base = try KeyedArchiver.archivedData(withRootObject: Base())
