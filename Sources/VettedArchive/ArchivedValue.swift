@@ -3,7 +3,7 @@ public import Foundation
 /// Any mix of Apple's value classes, read without naming them in advance:
 /// what `NSKeyedUnarchiver` would give for a property-list-like archive, and
 /// never an instance of any other class.
-public indirect enum ArchivedValue: SecureCoding, Hashable, @unchecked Sendable {
+public indirect enum ArchivedValue: SecureCoding, Hashable, Sendable {
     case string(String)
     case integer(Int64)
     case unsignedInteger(UInt64)

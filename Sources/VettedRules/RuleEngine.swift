@@ -422,10 +422,9 @@ extension RuleEngine {
 /// ```
 public struct Skipping<Element: Decodable>: Decodable {
     /// An element set aside: its index in the array and why.
-    public struct Skipped: @unchecked Sendable {
-        // `@unchecked`: `error` is a DecodingError or a ValidationErrors (both Sendable) or
-        // whatever the element's own init(from:) threw; it is only read.
+    public struct Skipped: Sendable {
         public let index: Int
+        /// A `DecodingError`, ``ValidationErrors``, or what the element's own `init(from:)` threw.
         public let error: any Error
     }
 
