@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import Vetted
+
+/// `compare scaling`: each hostile shape built at n, 2n and 4n and timed;
+/// the growth factor per doubling says whether the cost is linear (about 2)
+/// or worse (4 for quadratic). Lines: name<TAB>n<TAB>seconds at n, 2n, 4n<TAB>factors.
+struct ScalingCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scaling",
+        abstract: "Hostile shapes at n, 2n and 4n: the growth factor per doubling (target ≤ 2.3).",
+        discussion: """
+            Shapes: JSON objects with many keys (each key strategy and duplicate-key policy), deep
+            nesting, long strings full of escapes, long numbers; binary plists with large
+            dictionaries and many shared references; keyed archives with many NS.object.N
+            elements and large NS.keys dictionaries; URLs with many labels; a pattern on a long
+            input. Each size is timed as the median of --runs runs. Exits 1 when a factor is over
+            the limit.
+            """)
+
+    @Option(help: "Timed runs per size.")
+    var runs = 5
+
+    @Option(help: "Scale: every shape's n is multiplied by this.")
+    var scale = 1
+
+    @Option(help: "The largest growth factor per doubling that passes.")
+    var limit = 2.3
+
+    struct Shape {
+        let name: String
+        let n: Int
+        /// Builds the input for a size, then returns the work to time on it.
+        let make: (Int) throws -> () throws -> Void
+    }
+
+    func run() throws {
+        let unlimited = Limits(
+            maxInputBytes: .max, maxDepth: 1 << 20, maxStringBytes: .max, maxMembers: .max, maxValues: .max, maxNumberLength: .max)
+        struct Row: Decodable { let value: [String: Int] }
+        func objectJSON(_ count: Int, repeatEvery: Int? = nil) -> [UInt8] {
+            var text = "{\"value\": {"
+            for index in 0..<count {
+                if index > 0 { text += "," }
+                let key = repeatEvery.map { index % $0 } ?? index
+                text += "\"key_\(key)_x\": \(index)"
+            }
+            return Array((text + "}}").utf8)
+        }
+        func jsonDecoder(_ configure: (VettedJSONDecoder) -> Void) -> VettedJSONDecoder {
+            let decoder = VettedJSONDecoder()
+            decoder.limits = unlimited
+            configure(decoder)
+            return decoder
+        }
+        func decodeShape(_ name: String, _ n: Int, repeatEvery: Int? = nil, _ configure: @escaping (VettedJSONDecoder) -> Void) -> Shape {
+            Shape(name: name, n: n) { count in
+                let bytes = objectJSON(count, repeatEvery: repeatEvery)
+                let decoder = jsonDecoder(configure)
+                return { _ = try decoder.decode(Row.self, from: bytes) }
+            }
+        }
+        let archiveLimits = Limits(maxMembers: .max, maxValues: .max)
+        func numberedArchive(_ count: Int) -> Data {
+            var objects: [PlistValue] = [.string("$null"), .dictionary(["$classname": .string("NSArray"), "$classes": .array([.string("NSArray")])])]
+            var entries: [PlistDictionary.Entry] = [.init(key: "$class", value: .uid(1))]
+            for index in 0..<count {
+                objects.append(.string("e\(index)"))
+                entries.append(.init(key: "NS.object.\(index)", value: .uid(UInt64(objects.count - 1))))
+            }
+            objects.append(.dictionary(PlistDictionary(entries)))
+            return Data(PlistWriter.binary(.dictionary([
+                "$version": .integer(.signed(100_000)), "$archiver": .string("NSKeyedArchiver"),
+                "$top": .dictionary(["root": .uid(UInt64(objects.count - 1))]), "$objects": .array(objects),
+            ])))
+        }
+        let shapes: [Shape] = [
+            decodeShape("json.keys.default", 100_000) { _ in },
+            decodeShape("json.keys.snake-case", 100_000) { $0.keyDecodingStrategy = .convertFromSnakeCase },
+            decodeShape("json.keys.custom", 100_000) { $0.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") } },
+            decodeShape("json.keys.keep-first", 100_000, repeatEvery: 1_000) { $0.duplicateKeyPolicy = .keepFirst },
+            decodeShape("json.keys.keep-last", 100_000, repeatEvery: 1_000) { $0.duplicateKeyPolicy = .keepLast },
+            // The parser's depth ceiling is 1,024 levels (Limits.effectiveMaxDepth): 200, 400, 800.
+            Shape(name: "json.nesting", n: 200) { count in
+                let bytes = Array((String(repeating: "[", count: count) + String(repeating: "]", count: count)).utf8)
+                let parser = JSONParser(limits: unlimited)
+                // Microseconds a document: 2,000 of them a run, so the clock can tell.
+                return { for _ in 0..<2_000 { _ = try parser.parse(bytes) } }
+            },
+            Shape(name: "json.string-escapes", n: 200_000) { count in
+                let bytes = Array(("\"" + String(repeating: "\\u00e9\\n", count: count) + "\"").utf8)
+                let parser = JSONParser(limits: unlimited)
+                return { _ = try parser.parse(bytes) }
+            },
+            Shape(name: "json.long-number", n: 200_000) { count in
+                let bytes = Array(("[" + String(repeating: "7", count: count) + ".5e3]").utf8)
+                let parser = JSONParser(limits: unlimited)
+                return { _ = try parser.parse(bytes) }
+            },
+            Shape(name: "bplist.dictionary", n: 50_000) { count in
+                let value = PlistValue.dictionary(PlistDictionary((0..<count).map { .init(key: "k\($0)", value: .integer(.signed(Int64($0)))) }))
+                let bytes = PlistWriter.binary(value)
+                let parser = PlistParser(limits: unlimited)
+                return { _ = try parser.parse(bytes) }
+            },
+            Shape(name: "bplist.decode-dictionary", n: 50_000) { count in
+                let value = PlistValue.dictionary(PlistDictionary((0..<count).map { .init(key: "k\($0)", value: .integer(.signed(Int64($0)))) }))
+                let bytes = PlistWriter.binary(value)
+                let decoder = VettedPropertyListDecoder()
+                decoder.limits = unlimited
+                return { _ = try decoder.decode([String: Int].self, from: bytes) }
+            },
+            Shape(name: "bplist.shared-references", n: 2_000) { count in
+                // Each level's array holds the level below twice: values grow as 2^depth, held to maxValues.
+                let shared = PlistValue.array((0..<count).map { PlistValue.string("s\($0)") })
+                let bytes = PlistWriter.binary(.array(Array(repeating: shared, count: 64)))
+                let parser = PlistParser(limits: unlimited)
+                return { _ = try parser.parse(bytes) }
+            },
+            Shape(name: "archive.ns-object-n", n: 20_000) { count in
+                let data = numberedArchive(count)
+                return { _ = try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: String.self, from: data, limits: archiveLimits) }
+            },
+            Shape(name: "archive.ns-keys", n: 20_000) { count in
+                let dictionary = Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", "v\($0)") })
+                let data = try KeyedArchiver.archivedData(withRootObject: dictionary, limits: archiveLimits)
+                return {
+                    _ = try KeyedUnarchiver.unarchivedDictionary(ofKeyClass: String.self, objectClass: String.self, from: data, limits: archiveLimits)
+                }
+            },
+            Shape(name: "url.labels", n: 20_000) { count in
+                let url = "https://" + String(repeating: "a.", count: count) + "example.com/"
+                let policy = URLPolicy(hosts: [.includingSubdomains("example.com")], maximumLength: .max)
+                return { _ = policy.violation(for: url) }
+            },
+            Shape(name: "pattern.long-input", n: 200_000) { count in
+                let pattern = try LinearPattern("(a|b)*c(a|b)*")
+                let text = String(repeating: "ab", count: count) + "c" + String(repeating: "ba", count: count)
+                return { _ = pattern.matches(text) }
+            },
+        ]
+        var failed: [String] = []
+        for shape in shapes {
+            let n = shape.n * scale
+            var seconds: [Double] = []
+            for size in [n, 2 * n, 4 * n] {
+                let work = try shape.make(size)
+                seconds.append(try Timing.medians(runs: runs, warmup: 1, [{ try work(); return nil }])[0])
+            }
+            let factors = [seconds[1] / seconds[0], seconds[2] / seconds[1]]
+            let over = factors.contains { $0 > limit }
+            if over { failed.append(shape.name) }
+            let times = seconds.map { String(format: "%.4f", $0) }.joined(separator: " ")
+            let growth = factors.map { String(format: "%.2f", $0) }.joined(separator: " ")
+            print("\(shape.name)\t\(n)\t\(times)\t\(growth)\(over ? "\tOVER" : "")")
+        }
+        if !failed.isEmpty {
+            print("over \(limit) per doubling: \(failed.joined(separator: ", "))")
+            throw ExitCode(1)
+        }
+    }
+}
