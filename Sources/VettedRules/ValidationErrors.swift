@@ -27,6 +27,8 @@ public enum ValidationMode: Sendable, Hashable {
 ///   type than its field) throws a `VettedError` whose code
 ///   ``VettedCore/VettedError/Code/isRuleDeclaration`` is true: a
 ///   programmer's error, in every mode.
+///
+/// `VettedFailure(error)` reads any of them as one value: its stage and its located errors.
 public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
     public let errors: [VettedError]
     /// Violations beyond the cap, counted but not kept.

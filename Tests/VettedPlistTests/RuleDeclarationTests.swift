@@ -333,3 +333,51 @@ enum StructuredDecoder: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 }
+
+/// Every failure read as one `VettedFailure`: its stage and its located errors.
+@Suite struct VettedFailureTests {
+    struct Score: Codable, Validatable {
+        var points: Int
+        static let validation = Validation<Score> { Field("points", Rule<Int>.range(0...10)) }
+    }
+
+    struct Misdeclared: Codable, Validatable {
+        var points: Int
+        static let validation = Validation<Misdeclared> { Field("point", Rule<Int>.range(0...10)) }
+    }
+
+    func failure(_ body: () throws -> Void) -> VettedFailure? {
+        do {
+            try body()
+            Issue.record("expected a failure")
+            return nil
+        } catch {
+            return VettedFailure(error)
+        }
+    }
+
+    @Test(arguments: StructuredDecoder.allCases)
+    func eachStageIsNamed(decoder: StructuredDecoder) {
+        let rules = failure { _ = try decoder.decode(Score.self, #"{"points": 50}"#) }
+        #expect(rules?.stage == .rules)
+        #expect(rules?.errors.map(\.path) == [[.key("points")]])
+        let structure = failure { _ = try decoder.decode(Score.self, #"{"score": 5}"#) }
+        #expect(structure?.stage == .structure)
+        #expect(structure?.errors.map(\.code) == [VettedError.Code("keyNotFound")])
+        #expect(structure?.errors.map(\.path) == [[.key("points")]])
+        let declaration = failure { _ = try decoder.decode(Misdeclared.self, #"{"points": 5}"#) }
+        #expect(declaration?.stage == .declaration)
+        #expect(declaration?.errors.map(\.code) == [.ruleKeyUnknown])
+    }
+
+    @Test func syntaxAndInput() {
+        let syntax = failure { _ = try VettedJSONDecoder().decode(Score.self, from: Data(#"{"points": 5,}"#.utf8)) }
+        #expect(syntax?.stage == .syntax)
+        #expect(syntax?.errors.first?.offset == 12)  // the trailing comma
+        let plistSyntax = failure { _ = try VettedPropertyListDecoder().decode(Score.self, from: Data("<plist><dict>".utf8)) }
+        #expect(plistSyntax?.stage == .syntax)
+        let input = failure { throw VettedError(code: .inputSizeLimitExceeded, message: "too large") }
+        #expect(input?.stage == .input)
+        #expect(VettedFailure(VettedFailure(ValidationErrors(errors: []))).stage == .rules)
+    }
+}
