@@ -300,7 +300,9 @@ struct BinaryPlistReader {
                 do throws(PlistDictionary.Repeat) {
                     entries = try PlistDictionary.applying(duplicateKeys, to: entries)
                 } catch {
-                    // At the repeated key's object, with the path of the dictionary's member.
+                    // At the repeated key's object, with the path of the dictionary's member. Only the
+                    // error's location: both references were read (and checked) when the keys were,
+                    // and should one fail here, the error still stands, at the dictionary's offset.
                     let keyOffset = (try? reference(at: top.references + error.position * objectRefSize)).map { offsets[$0] } ?? offsets[top.object]
                     let firstOffset = (try? reference(at: top.references + error.first * objectRefSize)).map { offsets[$0] }
                     throw self.error(

@@ -168,7 +168,7 @@ package final class RuleEngine {
 
     /// A value of a type with `rules` starts decoding.
     @inline(__always)
-    package func begin(_ rules: TypeRules) -> RuleScope {
+    private func begin(_ rules: TypeRules) -> RuleScope {
         let base = relationValues.count
         let slots = rules.emptySlots
         if !slots.isEmpty { relationValues.append(contentsOf: slots) }
@@ -245,7 +245,7 @@ package final class RuleEngine {
     /// The value finished decoding (`succeeded`) or failed: runs its relations,
     /// then, for its type's first whole value, checks that every key a rule
     /// names was asked for. `path` is the value's coding path.
-    package func end(_ scope: RuleScope, path: @autoclosure () -> [any CodingKey], succeeded: Bool) throws {
+    private func end(_ scope: RuleScope, path: @autoclosure () -> [any CodingKey], succeeded: Bool) throws {
         defer { pop(scope) }
         try runRelations(scope, path)
         guard scope.isTracking, tracking.indices.contains(scope.tracked) else { return }
@@ -281,7 +281,8 @@ package final class RuleEngine {
         do {
             result = try body(scope)
         } catch let error as ValidationErrors {
-            abandon(scope)
+            // A fail-fast violation on its way out: the value's state is dropped, nothing more is checked.
+            pop(scope)
             throw error
         } catch {
             try end(scope, path: path(), succeeded: false)
@@ -290,10 +291,6 @@ package final class RuleEngine {
         try end(scope, path: path(), succeeded: true)
         return result
     }
-
-    /// Drops the value's state without checking anything more (a fail-fast
-    /// violation is on its way out).
-    package func abandon(_ scope: RuleScope) { pop(scope) }
 
     /// Drops the value's state (after `end`, or when decoding gives up on it).
     private func pop(_ scope: RuleScope) {
