@@ -70,6 +70,8 @@ let package = Package(
             name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON", "VettedTestSupport", "foundation-plist-probe"],
             swiftSettings: strictSettings),
         .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
+        // Every Swift sample in the README and the DocC articles, compiled and run.
+        .testTarget(name: "DocSampleTests", dependencies: ["Vetted"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
