@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import CompilerPluginSupport
 import PackageDescription
 
 /// Settings every Vetted target shares: Swift 6 mode comes from
@@ -22,11 +23,15 @@ let package = Package(
         .library(name: "VettedJSON", targets: ["VettedJSON"]),
         .library(name: "VettedPlist", targets: ["VettedPlist"]),
         .library(name: "VettedArchive", targets: ["VettedArchive"]),
+        // `@Vetted` and `@Check`: the only product that builds swift-syntax.
+        .library(name: "VettedMacros", targets: ["VettedMacros"]),
         .executable(name: "vet", targets: ["vet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // For VettedMacros only: the toolchain's own major version (603 for Swift 6.3).
+        .package(url: "https://github.com/swiftlang/swift-syntax", "603.0.0"..<"604.0.0"),
     ],
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
@@ -46,6 +51,20 @@ let package = Package(
         // Umbrella module: re-exports every stage, and joins them (the gate → decode pipeline).
         .target(
             name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist", "VettedArchive"], swiftSettings: strictSettings),
+        // The compiler plugin behind `@Vetted` and `@Check` (runs at build time, on the host).
+        .macro(
+            name: "VettedMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings),
+        // `@Vetted` / `@Check` and what their expansions call. No core product depends on it.
+        .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -70,6 +89,14 @@ let package = Package(
             name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON", "VettedTestSupport", "foundation-plist-probe"],
             swiftSettings: strictSettings),
         .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VettedMacrosTests",
+            dependencies: [
+                "VettedMacros", "VettedMacrosPlugin", "VettedJSON", "VettedPlist", "VettedTestSupport",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings),
         // Every Swift sample in the README and the DocC articles, compiled and run.
         .testTarget(name: "DocSampleTests", dependencies: ["Vetted"], swiftSettings: strictSettings),
     ],

@@ -1,0 +1,363 @@
+import SwiftDiagnostics
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+import SwiftParser
+
+/// `@Vetted`: reads the `@Check` attributes of a struct's (or final class's)
+/// stored properties and its `CodingKeys`, and writes the type's `VettedModel`
+/// conformance — its `Validatable` rules, each re-typed as a `Rule` of its
+/// property's declared type so that the compiler checks it, and the walk over
+/// its coded fields that `validate()` uses.
+public struct VettedMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let model = Model(declaration, attribute: node, in: context) else { return [] }
+        let access = model.access.map { $0 + " " } ?? ""
+        var rules: [String] = []
+        for property in model.checked {
+            for rule in property.rules {
+                switch rule {
+                case .field(let expression):
+                    rules.append("VettedRules.Field(\(literal(property.key)), (\(expression)) as VettedRules.Rule<\(property.valueType)>)")
+                case .relation(let kind, let otherKey, let keyPath):
+                    let type = "VettedMacros.__vettedRelationType(\\\(model.name).\(property.name), \(keyPath))"
+                    switch kind {
+                    case .notBefore:
+                        rules.append("VettedRules.Relation(\(literal(property.key)), after: \(literal(otherKey)), as: \(type))")
+                    case .notAfter:
+                        rules.append("VettedMacros.__vettedRelationNotAfter(\(literal(property.key)), \(literal(otherKey)), as: \(type))")
+                    }
+                }
+            }
+        }
+        let visits = model.coded.map { "visitor.visit(self.\($0.name), key: \(literal($0.key)))" }
+        let body = rules.isEmpty ? "[]" : rules.map { "        " + $0 }.joined(separator: "\n")
+        let source: DeclSyntax = """
+            extension \(type.trimmed): VettedMacros.VettedModel {
+                \(raw: access)static let validation = VettedRules.Validation<\(raw: model.name)> {
+            \(raw: body)
+                }
+                \(raw: access)func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+            \(raw: visits.isEmpty ? "" : visits.map { "        " + $0 }.joined(separator: "\n"))
+                }
+            }
+            """
+        guard let ext = source.as(ExtensionDeclSyntax.self) else { return [] }
+        return [ext]
+    }
+
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// `@Check`: generates nothing itself (`@Vetted` reads it), but refuses to sit
+/// where nothing would read it.
+public struct CheckMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard declaration.is(VariableDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.checkNotOnProperty))
+            return []
+        }
+        let enclosing = context.lexicalContext.first { $0.asProtocol((any DeclGroupSyntax).self) != nil }
+        let attributes = enclosing?.asProtocol((any DeclGroupSyntax).self)?.attributes
+        if !(attributes.map(Model.hasVettedAttribute) ?? false) {
+            context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.checkOutsideVetted))
+        }
+        return []
+    }
+}
+
+/// What `@Vetted` reads of a type.
+struct Model {
+    struct Property {
+        let name: String
+        let key: String
+        /// The declared type, optional unwrapped: the type of the property's rules.
+        let valueType: String
+        var rules: [CheckedRule] = []
+    }
+
+    enum RelationKind { case notBefore, notAfter }
+
+    enum CheckedRule {
+        case field(String)
+        case relation(RelationKind, otherKey: String, keyPath: String)
+    }
+
+    let name: String
+    let access: String?
+    /// Every property the synthesized (or declared) coding reads, in declaration order.
+    var coded: [Property] = []
+    /// The properties with rules.
+    var checked: [Property] = []
+
+    static func hasVettedAttribute(_ attributes: AttributeListSyntax) -> Bool {
+        attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            let name = attribute.attributeName.trimmedDescription
+            return name == "Vetted" || name == "VettedMacros.Vetted"
+        }
+    }
+
+    static func checkAttributes(_ attributes: AttributeListSyntax) -> [AttributeSyntax] {
+        attributes.compactMap { element in
+            guard case .attribute(let attribute) = element else { return nil }
+            let name = attribute.attributeName.trimmedDescription
+            return name == "Check" || name == "VettedMacros.Check" ? attribute : nil
+        }
+    }
+
+    init?(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax, in context: some MacroExpansionContext) {
+        let modifiers: DeclModifierListSyntax
+        if let structure = declaration.as(StructDeclSyntax.self) {
+            name = structure.name.text
+            modifiers = structure.modifiers
+            if structure.genericParameterClause != nil {
+                context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.generic))
+                return nil
+            }
+        } else if let type = declaration.as(ClassDeclSyntax.self) {
+            name = type.name.text
+            modifiers = type.modifiers
+            guard type.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else {
+                context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.nonFinalClass))
+                return nil
+            }
+            if type.genericParameterClause != nil {
+                context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.generic))
+                return nil
+            }
+        } else {
+            context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.notStructOrClass))
+            return nil
+        }
+        access = modifiers.lazy.compactMap { modifier -> String? in
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): "public"
+            case .keyword(.package): "package"
+            default: nil
+            }
+        }.first
+
+        // CodingKeys, when declared: case name → key.
+        var codingKeys: [(name: String, key: String)]?
+        for member in declaration.memberBlock.members {
+            guard let keys = member.decl.as(EnumDeclSyntax.self), keys.name.text == "CodingKeys" else { continue }
+            var cases: [(name: String, key: String)] = []
+            for caseDecl in keys.memberBlock.members.compactMap({ $0.decl.as(EnumCaseDeclSyntax.self) }) {
+                for element in caseDecl.elements {
+                    let caseName = element.name.text.replacingBackticks()
+                    var key = caseName
+                    if let raw = element.rawValue?.value.as(StringLiteralExprSyntax.self), let text = raw.representedLiteralValue {
+                        key = text
+                    }
+                    cases.append((caseName, key))
+                }
+            }
+            codingKeys = cases
+        }
+
+        var failed = false
+        for member in declaration.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            let checks = Self.checkAttributes(variable.attributes)
+            let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            if !checks.isEmpty && variable.bindings.count != 1 {
+                context.diagnose(Diagnostic(node: variable, message: VettedDiagnostic.severalBindings))
+                failed = true
+                continue
+            }
+            for binding in variable.bindings {
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                let propertyName = pattern.identifier.text.replacingBackticks()
+                let isComputed = binding.accessorBlock.map(Self.isComputed) ?? false
+                let isStored = !isStatic && !isComputed
+                // Synthesized coding reads every stored property but a `let` with a value.
+                let key: String?
+                if let codingKeys {
+                    key = codingKeys.first { $0.name == propertyName }?.key
+                } else {
+                    key = isStored && !(isLet && binding.initializer != nil) ? propertyName : nil
+                }
+                let valueType = binding.typeAnnotation.map { Self.unwrappingOptional($0.type).trimmedDescription } ?? ""
+                if let key, isStored {
+                    coded.append(Property(name: propertyName, key: key, valueType: valueType))
+                }
+                guard !checks.isEmpty else { continue }
+                guard isStored else {
+                    context.diagnose(Diagnostic(node: checks[0], message: VettedDiagnostic.notStored(propertyName)))
+                    failed = true
+                    continue
+                }
+                guard let key else {
+                    let message: VettedDiagnostic =
+                        codingKeys != nil ? .notInCodingKeys(propertyName) : .neverDecoded(propertyName)
+                    context.diagnose(Diagnostic(node: checks[0], message: message))
+                    failed = true
+                    continue
+                }
+                guard binding.typeAnnotation != nil else {
+                    context.diagnose(Diagnostic(node: checks[0], message: VettedDiagnostic.missingType(propertyName)))
+                    failed = true
+                    continue
+                }
+                var property = Property(name: propertyName, key: key, valueType: valueType)
+                for check in checks {
+                    guard case .argumentList(let arguments) = check.arguments, !arguments.isEmpty else {
+                        context.diagnose(Diagnostic(node: check, message: VettedDiagnostic.noRules))
+                        failed = true
+                        continue
+                    }
+                    for argument in arguments {
+                        if let relation = Self.relation(argument.expression) {
+                            guard let other = Self.propertyName(ofKeyPath: relation.keyPath) else {
+                                context.diagnose(Diagnostic(node: relation.keyPath, message: VettedDiagnostic.relationKeyPath))
+                                failed = true
+                                continue
+                            }
+                            let otherKey = codingKeys.map { keys in keys.first { $0.name == other }?.key } ?? other
+                            guard let otherKey else {
+                                context.diagnose(Diagnostic(node: relation.keyPath, message: VettedDiagnostic.notInCodingKeys(other)))
+                                failed = true
+                                continue
+                            }
+                            property.rules.append(.relation(relation.kind, otherKey: otherKey, keyPath: relation.keyPath.trimmedDescription))
+                        } else {
+                            property.rules.append(.field(argument.expression.trimmedDescription))
+                        }
+                    }
+                }
+                checked.append(property)
+            }
+        }
+        if failed { return nil }
+    }
+
+    /// Whether a binding's accessors compute it (a `get`, or a bare getter body) rather than observe it.
+    static func isComputed(_ block: AccessorBlockSyntax) -> Bool {
+        switch block.accessors {
+        case .getter: return true
+        case .accessors(let accessors):
+            return accessors.contains { [.keyword(.get), .keyword(._read), .keyword(.unsafeAddress)].contains($0.accessorSpecifier.tokenKind) }
+        }
+    }
+
+    /// `T?`, `T!` and `Optional<T>` → `T`: an optional's rules are its wrapped type's.
+    static func unwrappingOptional(_ type: TypeSyntax) -> TypeSyntax {
+        if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType }
+        if let implicit = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return implicit.wrappedType }
+        if let named = type.as(IdentifierTypeSyntax.self), named.name.text == "Optional",
+            let arguments = named.genericArgumentClause?.arguments, arguments.count == 1,
+            case .type(let wrapped) = arguments.first?.argument
+        {
+            return wrapped
+        }
+        return type
+    }
+
+    /// `.notBefore(\T.x)` / `.notAfter(\T.x)` at the top of an argument.
+    static func relation(_ expression: ExprSyntax) -> (kind: RelationKind, keyPath: KeyPathExprSyntax)? {
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+            call.arguments.count == 1, let keyPath = call.arguments.first?.expression.as(KeyPathExprSyntax.self)
+        else { return nil }
+        switch member.declName.baseName.text {
+        case "notBefore": return (.notBefore, keyPath)
+        case "notAfter": return (.notAfter, keyPath)
+        default: return nil
+        }
+    }
+
+    /// `\T.x` → `x`; `nil` for a key path of more than one property.
+    static func propertyName(ofKeyPath keyPath: KeyPathExprSyntax) -> String? {
+        guard keyPath.components.count == 1, let component = keyPath.components.first,
+            case .property(let property) = component.component
+        else { return nil }
+        return property.declName.baseName.text.replacingBackticks()
+    }
+}
+
+extension String {
+    fileprivate func replacingBackticks() -> String {
+        hasPrefix("`") && hasSuffix("`") && count >= 2 ? String(dropFirst().dropLast()) : self
+    }
+}
+
+/// What the macros say when a declaration cannot be read as written.
+enum VettedDiagnostic: DiagnosticMessage {
+    case notStructOrClass
+    case nonFinalClass
+    case generic
+    case severalBindings
+    case notStored(String)
+    case notInCodingKeys(String)
+    case neverDecoded(String)
+    case missingType(String)
+    case noRules
+    case relationKeyPath
+    case checkNotOnProperty
+    case checkOutsideVetted
+
+    var message: String {
+        switch self {
+        case .notStructOrClass: "@Vetted applies to a struct or a final class"
+        case .nonFinalClass: "@Vetted applies to a final class: a subclass could decode fields its rules do not know"
+        case .generic: "@Vetted does not support generic types yet; declare the rules with `Validation` by hand"
+        case .severalBindings: "@Check applies to one property: declare each property on its own line"
+        case .notStored(let name): "@Check on '\(name)', which is not a stored instance property: it is never decoded, so its rules could never run"
+        case .notInCodingKeys(let name):
+            "'\(name)' is not one of CodingKeys' cases: it is never decoded, so a rule on it could never run"
+        case .neverDecoded(let name):
+            "'\(name)' is a constant with a value: synthesized decoding never reads it, so its rules could never run"
+        case .missingType(let name): "@Check needs the property's type written out: 'var \(name): Type'"
+        case .noRules: "@Check needs at least one rule: @Check(.range(1...10))"
+        case .relationKeyPath: "a relation names another property of this type by key path: \\Type.property"
+        case .checkNotOnProperty: "@Check applies to a stored property"
+        case .checkOutsideVetted: "@Check is read only by @Vetted: mark the enclosing type @Vetted, or these rules never run"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        let id: String
+        switch self {
+        case .notStructOrClass: id = "notStructOrClass"
+        case .nonFinalClass: id = "nonFinalClass"
+        case .generic: id = "generic"
+        case .severalBindings: id = "severalBindings"
+        case .notStored: id = "notStored"
+        case .notInCodingKeys: id = "notInCodingKeys"
+        case .neverDecoded: id = "neverDecoded"
+        case .missingType: id = "missingType"
+        case .noRules: id = "noRules"
+        case .relationKeyPath: id = "relationKeyPath"
+        case .checkNotOnProperty: id = "checkNotOnProperty"
+        case .checkOutsideVetted: id = "checkOutsideVetted"
+        }
+        return MessageID(domain: "VettedMacros", id: id)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+}
