@@ -64,7 +64,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         // `@Vetted` / `@Check` and what their expansions call. No core product depends on it.
-        .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules"], swiftSettings: strictSettings),
+        .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules", "VettedJSON"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -95,6 +95,7 @@ let package = Package(
                 "VettedMacros", "VettedMacrosPlugin", "VettedJSON", "VettedPlist", "VettedTestSupport",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
             ],
             swiftSettings: strictSettings),
         // Every Swift sample in the README and the DocC articles, compiled and run.

@@ -80,7 +80,10 @@ final class DecodingDocument {
                 rules: TypeRules.of(type),
                 container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
                     ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil),
-                special: special)
+                special: special,
+                // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
+                generated: convertsKeys ? nil : type as? any VettedJSONDecodable.Type,
+                optional: type as? any AbsentOptional.Type)
             types[id] = found
         }
         if recentTypes.count >= 4 { recentTypes.removeLast() }
@@ -250,6 +253,10 @@ struct TypeInfo {
     let container: Container?
     /// Date, Data, URL, Decimal or JSONValue: decoded by the decoder's own rules.
     let special: Bool
+    /// A `@Vetted` type's generated decoding, when this call can use it.
+    let generated: (any VettedJSONDecodable.Type)?
+    /// An optional type: a generated field of it decodes as `decodeIfPresent`.
+    let optional: (any AbsentOptional.Type)?
 }
 
 /// Arrays read straight off the tape: no container box, and the capacity
@@ -420,6 +427,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let info = known ?? document.info(for: T.self)
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.container != nil { return try unwrapSpecial(T.self, info) }
+        if let generated = info.generated { return try decodeGenerated(generated, as: T.self, rules: info.rules) }
         guard let rules = info.rules else { return try T(from: self) }
         return try engine.run(rules, path: { codingPath }) { scope in
             frame.active = scope

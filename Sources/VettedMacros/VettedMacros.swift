@@ -1,5 +1,6 @@
 public import Foundation
 public import VettedCore
+@_exported public import VettedJSON
 @_exported public import VettedRules
 
 /// Declares a `Decodable` struct's (or final class's) rules on its properties
@@ -20,7 +21,9 @@ public import VettedCore
 /// wrapped type of an optional), so a rule of another type does not compile;
 /// a relation's two properties must have the same `Comparable` type. Rules
 /// are keyed by the property's coding key (the `CodingKeys` raw value).
-@attached(extension, conformances: VettedModel, names: named(validation), named(__vettedVisitFields))
+@attached(
+    extension, conformances: VettedModel, VettedJSONDecodable,
+    names: named(validation), named(__vettedVisitFields), named(__vettedJSONFields), named(init(__vettedJSON:)))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as

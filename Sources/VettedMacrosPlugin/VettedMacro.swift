@@ -34,7 +34,7 @@ public struct VettedMacro: ExtensionMacro {
             }
         }
         let visits = model.coded.map { "visitor.visit(self.\($0.name), key: \(literal($0.key)))" }
-        let body = rules.isEmpty ? "[]" : rules.map { "        " + $0 }.joined(separator: "\n")
+        let body = rules.isEmpty ? "" : rules.map { "        " + $0 }.joined(separator: "\n")
         let source: DeclSyntax = """
             extension \(type.trimmed): VettedMacros.VettedModel {
                 \(raw: access)static let validation = VettedRules.Validation<\(raw: model.name)> {
@@ -46,7 +46,23 @@ public struct VettedMacro: ExtensionMacro {
             }
             """
         guard let ext = source.as(ExtensionDeclSyntax.self) else { return [] }
-        return [ext]
+        guard model.keepsInitFromDecoder == nil, protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedJSONDecodable") }) else {
+            return [ext]
+        }
+        let names = model.coded.map { literal($0.key) }.joined(separator: ", ")
+        let assignments = model.coded.enumerated().map { index, property in
+            "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : "decode")(\(index))"
+        }
+        let decoding: DeclSyntax = """
+            extension \(type.trimmed): VettedJSON.VettedJSONDecodable {
+                \(raw: access)static let __vettedJSONFields = VettedJSON.JSONFieldTable([\(raw: names)])
+                \(raw: access)init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
+            \(raw: assignments.joined(separator: "\n"))
+                }
+            }
+            """
+        guard let decodingExtension = decoding.as(ExtensionDeclSyntax.self) else { return [ext] }
+        return [ext, decodingExtension]
     }
 
     static func literal(_ text: String) -> String {
@@ -96,6 +112,8 @@ struct Model {
         let key: String
         /// The declared type, optional unwrapped: the type of the property's rules.
         let valueType: String
+        /// Declared `T?`, `T!` or `Optional<T>`: synthesized decoding uses `decodeIfPresent`.
+        var isOptional = false
         var rules: [CheckedRule] = []
     }
 
@@ -108,8 +126,11 @@ struct Model {
 
     let name: String
     let access: String?
-    /// Every property the synthesized (or declared) coding reads, in declaration order.
+    /// Every property the synthesized (or declared) coding reads, in the order
+    /// synthesized `init(from:)` decodes them (CodingKeys' order).
     var coded: [Property] = []
+    /// Why decoding is not generated (the type keeps its `init(from:)`), or `nil` when it is.
+    var keepsInitFromDecoder: String?
     /// The properties with rules.
     var checked: [Property] = []
 
@@ -140,6 +161,7 @@ struct Model {
             }
         } else if let type = declaration.as(ClassDeclSyntax.self) {
             name = type.name.text
+            keepsInitFromDecoder = "a class"
             modifiers = type.modifiers
             guard type.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else {
                 context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.nonFinalClass))
@@ -165,6 +187,9 @@ struct Model {
         var codingKeys: [(name: String, key: String)]?
         for member in declaration.memberBlock.members {
             guard let keys = member.decl.as(EnumDeclSyntax.self), keys.name.text == "CodingKeys" else { continue }
+            if keys.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription != "String" && $0.type.trimmedDescription != "CodingKey" }) ?? false {
+                keepsInitFromDecoder = "CodingKeys with integer values or other conformances"
+            }
             var cases: [(name: String, key: String)] = []
             for caseDecl in keys.memberBlock.members.compactMap({ $0.decl.as(EnumCaseDeclSyntax.self) }) {
                 for element in caseDecl.elements {
@@ -181,7 +206,17 @@ struct Model {
 
         var failed = false
         for member in declaration.memberBlock.members {
+            if let initializer = member.decl.as(InitializerDeclSyntax.self),
+                initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
+            {
+                keepsInitFromDecoder = "its own init(from:)"
+            }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) })
+                || variable.attributes.count > Self.checkAttributes(variable.attributes).count
+            {
+                keepsInitFromDecoder = "a lazy or wrapped property"
+            }
             let checks = Self.checkAttributes(variable.attributes)
             let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
@@ -203,8 +238,10 @@ struct Model {
                     key = isStored && !(isLet && binding.initializer != nil) ? propertyName : nil
                 }
                 let valueType = binding.typeAnnotation.map { Self.unwrappingOptional($0.type).trimmedDescription } ?? ""
+                let isOptional = binding.typeAnnotation.map { Self.unwrappingOptional($0.type).trimmedDescription != $0.type.trimmedDescription } ?? false
                 if let key, isStored {
-                    coded.append(Property(name: propertyName, key: key, valueType: valueType))
+                    coded.append(Property(name: propertyName, key: key, valueType: valueType, isOptional: isOptional))
+                    if binding.typeAnnotation == nil { keepsInitFromDecoder = "a property without a written type" }
                 }
                 guard !checks.isEmpty else { continue }
                 guard isStored else {
@@ -254,6 +291,10 @@ struct Model {
             }
         }
         if failed { return nil }
+        if let codingKeys {
+            // Synthesized init(from:) decodes in the order of CodingKeys' cases.
+            coded = codingKeys.compactMap { key in coded.first { $0.name == key.name } }
+        }
     }
 
     /// Whether a binding's accessors compute it (a `get`, or a bare getter body) rather than observe it.

@@ -1,0 +1,213 @@
+import Foundation
+@_spi(Scanning) import VettedCore
+import VettedRules
+
+/// A type whose decoding `@Vetted` generated: ``VettedJSONDecoder`` reads its
+/// fields straight off the parsed document — keys matched as bytes, each field
+/// decoded by a call chosen at compile time for its type — instead of going
+/// through `init(from:)`, with exactly the same values and errors.
+///
+/// Generated code only; it is used under the default key strategy (a key
+/// strategy rewrites coding keys, which `init(from:)` then looks up: that path
+/// is kept for it).
+public protocol VettedJSONDecodable: Decodable {
+    /// The coding keys of the fields, in the order `init(from:)` would decode them.
+    static var __vettedJSONFields: JSONFieldTable { get }
+    /// Decodes the fields in that order, each through `fields`.
+    init(__vettedJSON fields: inout JSONFields) throws
+}
+
+/// A generated field's coding key. Named as synthesized keys are, so that it
+/// prints as theirs do in errors (`CodingKeys(stringValue: "id", intValue: nil)`).
+struct CodingKeys: CodingKey, Sendable {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// The coding keys of a generated type's fields, made once per type.
+public final class JSONFieldTable: Sendable {
+    let keys: [CodingKeys]
+    let names: [String]
+    /// Each name's UTF-8 bytes, compared with the document's key bytes.
+    let bytes: [[UInt8]]
+
+    public init(_ names: [String]) {
+        self.names = names
+        keys = names.map { CodingKeys(stringValue: $0) }
+        bytes = names.map { Array($0.utf8) }
+    }
+
+    /// The field spelled by the key entry, or `nil`; `hint` is tried first
+    /// (the field after the last one found: keys usually come in order).
+    @inline(__always)
+    func field(of key: JSONTape.Entry, in document: DecodingDocument, hint: Int) -> Int? {
+        guard !key.has(JSONTape.needsDecoding), let scanner = document.scanner else {
+            let text = document.string(key)
+            return names.firstIndex(of: text)
+        }
+        let range = key.first..<Swift.max(key.first, key.payload)
+        let count = bytes.count
+        func spells(_ index: Int) -> Bool {
+            let name = bytes[index]
+            return name.count == range.count && scanner.bytesEqual(range, name.span)
+        }
+        if hint < count, spells(hint) { return hint }
+        for index in 0..<count where index != hint && spells(index) { return index }
+        return nil
+    }
+}
+
+/// A generated type's fields in one object of the document: where each one's
+/// value is, and what to check when it decodes. Made by the decoder, read by
+/// generated code through `decode(_:)` and `decodeIfPresent(_:)`.
+public struct JSONFields {
+    let decoder: TapeDecoder
+    let table: JSONFieldTable
+    /// Tape index of each field's value, -1 when absent.
+    let values: [Int]
+    let scope: RuleScope?
+    /// The object's depth in the decoder's path.
+    let depth: Int
+
+    /// The value index of `field`, or `keyNotFound` as a keyed container says it.
+    @inline(__always)
+    private func index(_ field: Int) throws -> Int {
+        let index = values.indices.contains(field) ? values[field] : -1
+        guard index >= 0 else { throw missing(field) }
+        return index
+    }
+
+    @inline(never)
+    private func missing(_ field: Int) -> DecodingError {
+        let key = key(field)
+        return DecodingError.keyNotFound(
+            key, .init(codingPath: decoder.codingPath(.depth(depth)), debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+    }
+
+    private func key(_ field: Int) -> CodingKeys {
+        table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
+    }
+
+    private func path(_ field: Int) -> [any CodingKey] { decoder.codingPath(.depth(depth)) + [key(field)] }
+
+    /// Runs the field's rules on its decoded value.
+    @inline(__always)
+    private func checked<Value>(_ value: Value, _ field: Int, at index: Int) throws -> Value {
+        if let scope {
+            let key = key(field)
+            try decoder.validate(value, key: key, name: key.stringValue, at: index, scope: scope, base: .depth(depth))
+        }
+        return value
+    }
+
+    /// Whether `field` is absent or null: `decodeIfPresent` gives `nil` then, unchecked.
+    @inline(__always)
+    private func absent(_ field: Int) -> Int? {
+        let index = values.indices.contains(field) ? values[field] : -1
+        guard index >= 0, decoder.document.entry(index).kind != .null else { return nil }
+        return index
+    }
+
+    public mutating func decode(_ field: Int) throws -> String {
+        let index = try index(field)
+        return try checked(try decoder.string(at: index, path(field)), field, at: index)
+    }
+
+    public mutating func decode(_ field: Int) throws -> Int {
+        let index = try index(field)
+        return try checked(try decoder.integer(Int.self, at: index, path(field)), field, at: index)
+    }
+
+    public mutating func decode(_ field: Int) throws -> Bool {
+        let index = try index(field)
+        return try checked(try decoder.bool(at: index, path(field)), field, at: index)
+    }
+
+    public mutating func decode(_ field: Int) throws -> Double {
+        let index = try index(field)
+        return try checked(try decoder.double(at: index, path(field)), field, at: index)
+    }
+
+    /// Any other type: decoded as `init(from:)` would, through the decoder (a
+    /// generated type inside goes straight to its own generated code).
+    public mutating func decode<T: Decodable>(_ field: Int) throws -> T {
+        let info = decoder.document.info(for: T.self)
+        let index: Int
+        if let optional = info.optional {
+            // An optional whose type is spelled another way (a type alias): synthesized
+            // init(from:) still uses decodeIfPresent for it, and so does this.
+            guard let present = absent(field) else { return try Self.absentValue(optional, as: T.self) }
+            index = present
+        } else {
+            index = try self.index(field)
+        }
+        let value = try decoder.child(T.self, at: index, base: .depth(depth), .key(key(field)), info: info)
+        return try checked(value, field, at: index)
+    }
+
+    private static func absentValue<O: AbsentOptional, T>(_ type: O.Type, as: T.Type) throws -> T {
+        try SameType.cast(O.absent, to: T.self)
+    }
+
+    public mutating func decodeIfPresent(_ field: Int) throws -> String? {
+        guard let index = absent(field) else { return nil }
+        return try checked(try decoder.string(at: index, path(field)), field, at: index)
+    }
+
+    public mutating func decodeIfPresent(_ field: Int) throws -> Int? {
+        guard let index = absent(field) else { return nil }
+        return try checked(try decoder.integer(Int.self, at: index, path(field)), field, at: index)
+    }
+
+    public mutating func decodeIfPresent<T: Decodable>(_ field: Int) throws -> T? {
+        guard let index = absent(field) else { return nil }
+        let value = try decoder.child(T.self, at: index, base: .depth(depth), .key(key(field)))
+        return try checked(value, field, at: index)
+    }
+}
+
+/// `Optional`, told apart at run time: its empty value.
+protocol AbsentOptional {
+    static var absent: Self { get }
+}
+
+extension Optional: AbsentOptional {
+    static var absent: Self { nil }
+}
+
+extension TapeDecoder {
+    /// Decodes a generated type from the current value: what its synthesized
+    /// `init(from:)` does through a keyed container, without the container.
+    func decodeGenerated<G: VettedJSONDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
+        try expect(.object, at: current, codingPath)
+        let table = G.__vettedJSONFields
+        var values = [Int](repeating: -1, count: table.names.count)
+        let object = current
+        let document = document
+        let entry = document.entry(object)
+        let keepFirst = entry.has(JSONTape.hasDuplicateKeys) && document.duplicateKeys == .keepFirst
+        var position = object + 1
+        var hint = 0
+        while position + 1 < entry.payload {
+            if let field = table.field(of: document.entry(position), in: document, hint: hint) {
+                if !(keepFirst && values[field] >= 0) { values[field] = position + 1 }
+                hint = field + 1
+            }
+            position = document.next(after: position + 1)
+        }
+        let depth = path.count
+        guard let rules else {
+            var fields = JSONFields(decoder: self, table: table, values: values, scope: nil, depth: depth)
+            return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
+        }
+        return try engine.run(rules, path: { codingPath }) { scope in
+            frame.active = scope
+            // init(from:) asks for every field: the rules' declaration check sees the same.
+            if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
+            var fields = JSONFields(decoder: self, table: table, values: values, scope: scope, depth: depth)
+            return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
+        }
+    }
+}
