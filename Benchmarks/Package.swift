@@ -35,6 +35,7 @@ let package = Package(
             name: "compare",
             dependencies: [
                 .product(name: "Vetted", package: vetted),
+                .product(name: "VettedMacros", package: vetted),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]

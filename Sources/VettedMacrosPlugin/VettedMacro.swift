@@ -21,7 +21,13 @@ public struct VettedMacro: ExtensionMacro {
             for rule in property.rules {
                 switch rule {
                 case .field(let expression):
-                    rules.append("VettedRules.Field(\(literal(property.key)), (\(expression)) as VettedRules.Rule<\(property.valueType)>)")
+                    // `.count(1...10)` becomes `Rule<[Tag]>.count(1...10)`: the compiler then names the
+                    // rule and the property's type in its error. Other forms (`a && b`) are coerced.
+                    let rule =
+                        expression.hasPrefix(".")
+                        ? "VettedRules.Rule<\(property.valueType)>\(expression)"
+                        : "(\(expression)) as VettedRules.Rule<\(property.valueType)>"
+                    rules.append("VettedRules.Field(\(literal(property.key)), \(rule))")
                 case .relation(let kind, let otherKey, let keyPath):
                     let type = "VettedMacros.__vettedRelationType(\\\(model.name).\(property.name), \(keyPath))"
                     switch kind {

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
@@ -7,7 +8,7 @@ import VettedMacrosPlugin
 /// What `@Vetted` and `@Check` write, and what they refuse, checked on source text.
 @Suite struct ExpansionTests {
     static let macros: [String: MacroSpec] = [
-        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel"]),
+        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "VettedJSONDecodable"]),
         "Check": MacroSpec(type: CheckMacro.self),
     ]
 
@@ -19,16 +20,45 @@ import VettedMacrosPlugin
         }
     }
 
+    func refuse(
+        _ source: String, _ message: String, line: Int, column: Int, alsoFromTheCompiler: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let compiler = alsoFromTheCompiler.map { [DiagnosticSpec(message: $0, line: line, column: column)] } ?? []
+        assertMacroExpansion(
+            source, expandedSource: Self.stripped(source),
+            diagnostics: compiler + [DiagnosticSpec(message: message, line: line, column: column)],
+            macroSpecs: Self.macros
+        ) { failure in
+            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The source without its `@Vetted` and `@Check(…)` attributes: what a refused declaration expands to.
+    static func stripped(_ source: String) -> String {
+        var lines: [String] = []
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            var text = String(line)
+            for attribute in ["@Vetted ", "@Check(.range(1...5)) ", "@Check(.notBefore(\\T.a.b)) ", "@Check() "] {
+                text = text.replacingOccurrences(of: attribute, with: "")
+            }
+            lines.append(text)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     @Test func theTalksListing() {
         expand(
             #"""
             @Vetted struct Listing: Codable {
                 @Check(.range(1...Int(Int32.max))) var id: Int
-                @Check(.length(1...200)) var name: String
+                @Check(.length(1...200), .displaySafe()) var name: String
                 @Check(.count(1...10), .unique) var tags: [Tag]
                 var created: Date
                 @Check(.notBefore(\Listing.created)) var lastUpdated: Date
-                enum CodingKeys: String, CodingKey { case id, name, tags, created, lastUpdated = "last_updated" }
+                enum CodingKeys: String, CodingKey {
+                    case id, name, tags, created, lastUpdated = "last_updated"
+                }
             }
             """#,
             #"""
@@ -38,8 +68,208 @@ import VettedMacrosPlugin
                 var tags: [Tag]
                 var created: Date
                 var lastUpdated: Date
-                enum CodingKeys: String, CodingKey { case id, name, tags, created, lastUpdated = "last_updated" }
+                enum CodingKeys: String, CodingKey {
+                    case id, name, tags, created, lastUpdated = "last_updated"
+                }
+            }
+
+            extension Listing: VettedMacros.VettedModel {
+                static let validation = VettedRules.Validation<Listing> {
+                    VettedRules.Field("id", VettedRules.Rule<Int>.range(1 ... Int(Int32.max)))
+                    VettedRules.Field("name", VettedRules.Rule<String>.length(1 ... 200))
+                    VettedRules.Field("name", VettedRules.Rule<String>.displaySafe())
+                    VettedRules.Field("tags", VettedRules.Rule<[Tag]>.count(1 ... 10))
+                    VettedRules.Field("tags", VettedRules.Rule<[Tag]>.unique)
+                    VettedRules.Relation("last_updated", after: "created", as: VettedMacros.__vettedRelationType(\Listing.lastUpdated, \Listing.created))
+                }
+                func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                    visitor.visit(self.id, key: "id")
+                    visitor.visit(self.name, key: "name")
+                    visitor.visit(self.tags, key: "tags")
+                    visitor.visit(self.created, key: "created")
+                    visitor.visit(self.lastUpdated, key: "last_updated")
+                }
+            }
+
+            extension Listing: VettedJSON.VettedJSONDecodable {
+                static let __vettedJSONFields = VettedJSON.JSONFieldTable(["id", "name", "tags", "created", "last_updated"])
+                init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
+                    self.id = try fields.decode(0)
+                    self.name = try fields.decode(1)
+                    self.tags = try fields.decode(2)
+                    self.created = try fields.decode(3)
+                    self.lastUpdated = try fields.decode(4)
+                }
             }
             """#)
+    }
+
+    /// Optionals decode as `decodeIfPresent` and take their wrapped type's rules; a public
+    /// type gets public members; without CodingKeys, keys are the property names; constants
+    /// with a value and computed properties are not fields.
+    @Test func optionalsPublicTypesAndSynthesizedKeys() {
+        expand(
+            #"""
+            @Vetted public struct Item: Decodable {
+                @Check(.range(1...5)) public var count: Int?
+                public var note: Optional<String>
+                public let kind = "item"
+                public var doubled: Int { 2 }
+            }
+            """#,
+            #"""
+            public struct Item: Decodable {
+                public var count: Int?
+                public var note: Optional<String>
+                public let kind = "item"
+                public var doubled: Int { 2 }
+            }
+
+            extension Item: VettedMacros.VettedModel {
+                public static let validation = VettedRules.Validation<Item> {
+                    VettedRules.Field("count", VettedRules.Rule<Int>.range(1 ... 5))
+                }
+                public func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                    visitor.visit(self.count, key: "count")
+                    visitor.visit(self.note, key: "note")
+                }
+            }
+
+            extension Item: VettedJSON.VettedJSONDecodable {
+                public static let __vettedJSONFields = VettedJSON.JSONFieldTable(["count", "note"])
+                public init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
+                    self.count = try fields.decodeIfPresent(0)
+                    self.note = try fields.decodeIfPresent(1)
+                }
+            }
+            """#)
+    }
+
+    /// A final class, or a type with its own init(from:), keeps init(from:): only the rules are generated.
+    @Test func classesAndOwnDecodersKeepInitFromDecoder() {
+        expand(
+            #"""
+            @Vetted final class Auction: Decodable {
+                @Check(.notAfter(\Auction.closes)) var opens: Double
+                var closes: Double
+            }
+            """#,
+            #"""
+            final class Auction: Decodable {
+                var opens: Double
+                var closes: Double
+            }
+
+            extension Auction: VettedMacros.VettedModel {
+                static let validation = VettedRules.Validation<Auction> {
+                    VettedMacros.__vettedRelationNotAfter("opens", "closes", as: VettedMacros.__vettedRelationType(\Auction.opens, \Auction.closes))
+                }
+                func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                    visitor.visit(self.opens, key: "opens")
+                    visitor.visit(self.closes, key: "closes")
+                }
+            }
+            """#)
+        expand(
+            #"""
+            @Vetted struct Own: Decodable {
+                var a: Int
+                init(from decoder: any Decoder) throws { a = 1 }
+            }
+            """#,
+            #"""
+            struct Own: Decodable {
+                var a: Int
+                init(from decoder: any Decoder) throws { a = 1 }
+            }
+
+            extension Own: VettedMacros.VettedModel {
+                static let validation = VettedRules.Validation<Own> {
+
+                }
+                func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                    visitor.visit(self.a, key: "a")
+                }
+            }
+            """#)
+    }
+
+    @Test func refusesWhatItCannotRead() {
+        refuse(
+            """
+            @Vetted enum E: String, Codable {
+                case a
+            }
+            """, "@Vetted applies to a struct or a final class", line: 1, column: 1)
+        refuse(
+            """
+            @Vetted class C: Decodable {
+                var a = 1
+            }
+            """,
+            "@Vetted applies to a final class: a subclass could decode fields its rules do not know", line: 1, column: 1)
+        refuse(
+            """
+            @Vetted struct G<T: Decodable>: Decodable {
+                var a: T
+            }
+            """,
+            "@Vetted does not support generic types yet; declare the rules with `Validation` by hand", line: 1, column: 1)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.range(1...5)) var a = 1, b = 2
+            }
+            """, "@Check applies to one property: declare each property on its own line", line: 2, column: 5,
+            alsoFromTheCompiler: "peer macro can only be applied to a single variable")
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.range(1...5)) var a: Int { 1 }
+            }
+            """,
+            "@Check on 'a', which is not a stored instance property: it is never decoded, so its rules could never run", line: 2,
+            column: 5)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.range(1...5)) var a: Int
+                var b: Int
+                enum CodingKeys: String, CodingKey {
+                    case b
+                }
+            }
+            """, "'a' is not one of CodingKeys' cases: it is never decoded, so a rule on it could never run", line: 2, column: 5)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.range(1...5)) let a = 1
+            }
+            """,
+            "'a' is a constant with a value: synthesized decoding never reads it, so its rules could never run", line: 2, column: 5)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.range(1...5)) var a = 1
+            }
+            """, "@Check needs the property's type written out: 'var a: Type'", line: 2, column: 5)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check() var a: Int
+            }
+            """, "@Check needs at least one rule: @Check(.range(1...10))", line: 2, column: 5)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.notBefore(\\T.a.b)) var c: Int
+            }
+            """, "a relation names another property of this type by key path: \\Type.property", line: 2, column: 23)
+        refuse(
+            """
+            struct T: Decodable {
+                @Check(.range(1...5)) var a: Int
+            }
+            """, "@Check is read only by @Vetted: mark the enclosing type @Vetted, or these rules never run", line: 2, column: 5)
     }
 }

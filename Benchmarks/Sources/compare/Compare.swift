@@ -39,6 +39,11 @@ struct TimingOptions: ParsableArguments {
     }
 }
 
+/// What a body returns when the time to count is one it measured itself (a peer in another process).
+struct ReportedSeconds {
+    let seconds: Double
+}
+
 /// Timing helpers shared by the subcommands.
 enum Timing {
     /// Median seconds of `runs` timed calls of each body. Bodies take turns,
@@ -63,9 +68,11 @@ enum Timing {
                     result = try body()
                     if includeRelease { result = nil }
                 }
+                // A side in another process reports its own time (without the round trip).
+                let reported = (result as? ReportedSeconds)?.seconds
                 withExtendedLifetime(result) {}
                 result = nil
-                samples[index].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                samples[index].append(reported ?? Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             }
         }
         return samples.map { $0.sorted()[$0.count / 2] }

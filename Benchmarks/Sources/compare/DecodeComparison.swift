@@ -7,15 +7,22 @@ import Vetted
 struct DecodeThroughput: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode + validate [Listing]: vetted.decode-validate, foundation.JSONDecoder+validate.")
+        abstract: """
+            Decode + validate [Listing]: vetted.decode-validate (@Vetted, generated decoding), \
+            vetted.decode-validate-codable (Validatable + init(from:)), foundation.JSONDecoder+validate, \
+            and msgspec.decode-validate (Python, in its own process) when msgspec is installed.
+            """)
 
     @Argument(help: "A listings JSON file (make-listings).")
     var file: String
 
     @OptionGroup var timing: TimingOptions
 
-    @Option(help: "Run one side only, for profiling: vetted or foundation (prints its MB/s).")
+    @Option(help: "Run one side only, for profiling: vetted, codable or foundation (prints its MB/s).")
     var only: String?
+
+    @Flag(help: "Leave out the msgspec line even when msgspec is installed.")
+    var noMsgspec = false
 
     @Flag(help: """
         Also time the parts of Foundation's side (JSONDecoder alone, validate() alone), Codable's floor \
@@ -38,20 +45,36 @@ struct DecodeThroughput: ParsableCommand {
             return listings
         }
         // Check before timing: both sides accept the corpus and read the same listings.
+        let generatedSide: () throws -> Any? = { try vetted.decode([VettedListing].self, from: data) }
+        let codableSide: () throws -> Any? = { try vetted.decode([Listing].self, from: data) }
         if let only {
-            let side: () throws -> Any? = only == "vetted" ? { try vetted.decode([Listing].self, from: data) } : foundationSide
+            let side = only == "vetted" ? generatedSide : only == "codable" ? codableSide : foundationSide
             let median = try timing.medians([side])[0]
             print(Timing.line("\(only).decode-validate", bytes: data.count, seconds: median, peerSeconds: nil))
             return
         }
-        try Self.check(vetted.decode([Listing].self, from: data).count == (foundationSide() as? [Listing])?.count)
-        let medians = try timing.medians([
-            { try vetted.decode([Listing].self, from: data) },
-            foundationSide,
-        ])
-        print(Timing.line("vetted.decode-validate", bytes: data.count, seconds: medians[0], peerSeconds: medians[1]))
-        print(Timing.line("foundation.JSONDecoder+validate", bytes: data.count, seconds: medians[1], peerSeconds: nil))
-        if floor { try timeParts(data, foundation: foundation, foundationSeconds: medians[1]) }
+        let count = (try foundationSide() as? [Listing])?.count
+        try Self.check(try vetted.decode([Listing].self, from: data).count == count)
+        try Self.check(try vetted.decode([VettedListing].self, from: data).count == count)
+        var sides = [generatedSide, codableSide, foundationSide]
+        let peer = noMsgspec ? nil : try MsgspecPeer(file: file)
+        if let peer {
+            guard peer.count == count else { throw ValidationError("msgspec read \(peer.count) listings, Foundation \(count ?? -1)") }
+            sides.append { ReportedSeconds(seconds: try peer.decodeOnce()) }
+        }
+        let medians = try timing.medians(sides)
+        let foundationSeconds = medians[2]
+        print(Timing.line("vetted.decode-validate", bytes: data.count, seconds: medians[0], peerSeconds: foundationSeconds))
+        print(Timing.line("vetted.decode-validate-codable", bytes: data.count, seconds: medians[1], peerSeconds: foundationSeconds))
+        print(Timing.line("foundation.JSONDecoder+validate", bytes: data.count, seconds: foundationSeconds, peerSeconds: nil))
+        if let peer {
+            print(Timing.line("msgspec.decode-validate", bytes: data.count, seconds: medians[3], peerSeconds: foundationSeconds))
+            print(Timing.line("ratio.vetted/msgspec", bytes: data.count, seconds: medians[0], peerSeconds: medians[3]))
+            peer.stop()
+        } else if !noMsgspec {
+            print("msgspec.decode-validate\tskipped: \(MsgspecPeer.unavailable ?? "python3 with msgspec not found") (pip install msgspec)")
+        }
+        if floor { try timeParts(data, foundation: foundation, foundationSeconds: foundationSeconds) }
     }
 
     /// Where Foundation's time goes, and the least any Decoder could take.
@@ -110,5 +133,67 @@ struct DecodeThroughput: ParsableCommand {
 
     static func check(_ condition: Bool) throws {
         guard condition else { throw ValidationError("Vetted and Foundation decoded different listings") }
+    }
+}
+
+/// msgspec decoding the same file in a Python worker (Benchmarks/msgspec_listings.py):
+/// each `decodeOnce()` asks it for one decode and returns the seconds it measured.
+final class MsgspecPeer {
+    nonisolated(unsafe) static var unavailable: String?
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    private var buffer: [UInt8] = []
+    let count: Int
+
+    /// `nil` when python3 or msgspec is missing (the reason in ``unavailable``).
+    init?(file: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("msgspec_listings.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, file]
+        process.standardInput = input
+        process.standardOutput = output
+        do { try process.run() } catch {
+            Self.unavailable = "python3 did not start"
+            return nil
+        }
+        var first = ""
+        while let line = Self.readLine(output.fileHandleForReading, &buffer) {
+            first = line
+            break
+        }
+        guard first.hasPrefix("ready "), let count = Int(first.dropFirst(6)) else {
+            Self.unavailable = first.isEmpty ? "the msgspec worker gave no answer" : first
+            process.terminate()
+            return nil
+        }
+        self.count = count
+    }
+
+    func decodeOnce() throws -> Double {
+        input.fileHandleForWriting.write(Data("run\n".utf8))
+        guard let line = Self.readLine(output.fileHandleForReading, &buffer), let seconds = Double(line) else {
+            throw ValidationError("the msgspec worker stopped")
+        }
+        return seconds
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    private static func readLine(_ handle: FileHandle, _ buffer: inout [UInt8]) -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(contentsOf: chunk)
+        }
     }
 }
