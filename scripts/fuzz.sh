@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with address sanitizer and runs it.
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# Targets: json, bplist, xmlplist, decode, plistdecode, archive, raw. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+# Targets: json, bplist, xmlplist, decode, plistdecode, archive, generated, raw. Crashes land in Fuzz/artifacts/; add each as a named regression test.
 set -euo pipefail
 
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
@@ -38,9 +38,16 @@ case "$target" in
   decode) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   plistdecode) modules=(VettedCore VettedRules VettedPlist); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   archive) modules=(VettedCore VettedRules VettedPlist VettedArchive); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift") ;;
-  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, raw)" >&2; exit 64 ;;
+  generated) modules=(VettedCore VettedRules VettedJSON VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift") ;;
+  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, raw)" >&2; exit 64 ;;
 esac
 flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g)
+# @Vetted needs its compiler plugin, a host tool that SwiftPM builds (debug, into .build as `swift test` does).
+if [ "$target" = generated ]; then
+  swift build --package-path "$root" --target VettedMacrosPlugin >/dev/null
+  plugin="$(swift build --package-path "$root" --show-bin-path)/VettedMacrosPlugin-tool"
+  flags+=(-load-plugin-executable "$plugin#VettedMacrosPlugin")
+fi
 
 # Modules are built once into a shared directory and reused by every target
 # that needs them (CI builds six targets): a module is rebuilt when one of its
@@ -67,9 +74,9 @@ exec 9>&-
 
 # Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
 corpora=("$build/corpus" "$root/Fuzz/seeds/$target")
-case "$target" in json | decode) corpora+=("$root/Samples") ;; esac
+case "$target" in json | decode | generated) corpora+=("$root/Samples") ;; esac
 case "$target" in
-  json | decode) shared="$root/../shared/fixtures/JSONTestSuite/test_parsing" ;;
+  json | decode | generated) shared="$root/../shared/fixtures/JSONTestSuite/test_parsing" ;;
   *) shared="$root/../shared/fixtures/keyed-archives/apple" ;;
 esac
 [ -d "$shared" ] && corpora+=("$shared")

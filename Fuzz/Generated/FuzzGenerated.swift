@@ -1,0 +1,42 @@
+// libFuzzer entry point: generated decoding (`@Vetted`) against init(from:).
+// Each input is decoded as [GenItem] and as GenItem both ways under one of the
+// differential's decoder configurations (chosen by the input's length); any
+// difference in value or error aborts. Build and run with
+// scripts/fuzz.sh generated SECONDS (which compiles the shared
+// Tests/VettedMacrosTests/GeneratedCorpus.swift into this target and loads the
+// macro plugin).
+
+import Foundation
+import VettedCore
+import VettedJSON
+import VettedMacros
+
+private let configurations: [DecoderOptions] = [
+    DecoderOptions(),
+    DecoderOptions(date: .iso8601, dateName: "iso8601"),
+    DecoderOptions(date: .secondsSince1970, dateName: "seconds", data: .deferredToData),
+    DecoderOptions(floats: .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")),
+    DecoderOptions(duplicates: .keepFirst, mode: .failFast),
+    DecoderOptions(duplicates: .keepLast, mode: .collect(upTo: 2)),
+].map { options in
+    var options = options
+    options.limits = Limits(maxInputBytes: 1 << 20, maxDepth: 64)
+    return options
+}
+
+private func compare<T: Decodable & Equatable>(_ type: T.Type, _ bytes: [UInt8], _ options: DecoderOptions) {
+    let generated = Outcome { try options.decoder(generated: true).decode(T.self, from: bytes) }
+    let codable = Outcome { try options.decoder(generated: false).decode(T.self, from: bytes) }
+    if generated != codable {
+        fatalError("generated decoding differs from init(from:) under \(options):\n  generated: \(generated)\n  init(from:): \(codable)")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    let options = configurations[count % configurations.count]
+    compare([GenItem].self, bytes, options)
+    compare(GenItem.self, bytes, options)
+    return 0
+}

@@ -1,0 +1,139 @@
+// Types and comparison shared by the generated-decoding differential tests and
+// its fuzz target (Fuzz/Generated): every shape generated decoding handles,
+// decoded both ways — through the generated code (the decoder's default) and
+// through `init(from:)` (forced by an identity key strategy, under which
+// generated code is never used).
+
+import Foundation
+import VettedCore
+import VettedJSON
+import VettedMacros
+
+typealias MaybeInt = Int?
+
+@Vetted struct GenChild: Codable, Hashable {
+    @Check(.nonBlank) var name: String
+    var start: Double
+    @Check(.notBefore(\GenChild.start)) var end: Double
+}
+
+@Vetted struct GenItem: Codable {
+    enum Kind: String, Codable { case a, b }
+    enum Level: Int, Codable { case low = 1, high = 2 }
+    @Check(.range(0...100)) var count: Int
+    @Check(.length(1...5), .displaySafe()) var label: String
+    var flag: Bool
+    var ratio: Double
+    var small: Float
+    var tiny: Int8
+    var big: UInt64
+    var kind: Kind
+    var level: Level?
+    @Check(.length(1...3)) var note: String?
+    var maybe: MaybeInt
+    var when: Date
+    var blob: Data
+    var link: URL
+    var amount: Decimal
+    @Check(.each(.length(1...3))) var tags: [String]
+    var numbers: Set<Int>
+    var map: [String: Int]
+    var child: GenChild?
+    @Check(.count(0...2)) var children: [GenChild]
+    var defaulted: Int = 7
+    let constant = "never decoded"
+    enum CodingKeys: String, CodingKey {
+        case count, label, flag, ratio, small, tiny, big, kind, level, note, maybe, when, blob, link, amount, tags, numbers, map, child, children
+        case defaulted = "default_value"
+    }
+}
+
+/// Equal values; NaN equals NaN (bit for bit), sets and dictionaries in any order.
+extension GenItem: Equatable {
+    static func == (a: GenItem, b: GenItem) -> Bool {
+        a.count == b.count && a.label == b.label && a.flag == b.flag && a.ratio.bitPattern == b.ratio.bitPattern
+            && a.small.bitPattern == b.small.bitPattern && a.tiny == b.tiny && a.big == b.big && a.kind == b.kind && a.level == b.level
+            && a.note == b.note && a.maybe == b.maybe && a.when == b.when && a.blob == b.blob && a.link == b.link && a.amount == b.amount
+            && a.tags == b.tags && a.numbers == b.numbers && a.map == b.map && a.child == b.child && a.children == b.children
+            && a.defaulted == b.defaulted
+    }
+}
+
+/// The same document and options, two ways; what each gave, as text to compare.
+enum Outcome: Equatable, CustomStringConvertible {
+    case value(Value)
+    case decoding(String)
+    case validation([String])
+    case other(String)
+
+    /// A decoded value: compared with `==`, shown as its description.
+    struct Value: Equatable {
+        let value: Any
+        let equals: (Any) -> Bool
+        static func == (a: Value, b: Value) -> Bool { a.equals(b.value) }
+    }
+
+    init<T: Equatable>(_ body: () throws -> T) {
+        do {
+            let value = try body()
+            self = .value(Value(value: value, equals: { ($0 as? T) == value }))
+        } catch let error as DecodingError {
+            self = .decoding(Self.describe(error))
+        } catch let error as ValidationErrors {
+            var lines = error.errors.map { "\($0.code) \($0.path) @\($0.offset ?? -1) \($0.message) \($0.excerpt?.text ?? "")" }
+            lines.append("omitted \(error.omitted)")
+            if let failure = error.decodingFailure as? DecodingError { lines.append(Self.describe(failure)) }
+            self = .validation(lines)
+        } catch {
+            self = .other(String(describing: error))
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                + " " + context.debugDescription + " " + String(describing: context.underlyingError.map { "\($0)" })
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "typeMismatch \(type) \(path(context))"
+        case .valueNotFound(let type, let context): return "valueNotFound \(type) \(path(context))"
+        case .keyNotFound(let key, let context): return "keyNotFound \(key.stringValue) \(path(context))"
+        case .dataCorrupted(let context): return "dataCorrupted \(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .value(let value): "value \(String(reflecting: value.value))"
+        case .decoding(let text): "decoding \(text)"
+        case .validation(let lines): "validation \(lines)"
+        case .other(let text): "other \(text)"
+        }
+    }
+}
+
+/// A decoder configuration of the differential.
+struct DecoderOptions: CustomStringConvertible {
+    var date: VettedJSONDecoder.DateDecodingStrategy = .deferredToDate
+    var dateName = "deferred"
+    var data: VettedJSONDecoder.DataDecodingStrategy = .base64
+    var floats: VettedJSONDecoder.NonConformingFloatDecodingStrategy = .throw
+    var duplicates: JSONParser.DuplicateKeyPolicy = .reject
+    var mode: ValidationMode = .collect
+    var limits = Limits()
+
+    func decoder(generated: Bool) -> VettedJSONDecoder {
+        let decoder = VettedJSONDecoder()
+        decoder.limits = limits
+        decoder.duplicateKeyPolicy = duplicates
+        decoder.dateDecodingStrategy = date
+        decoder.dataDecodingStrategy = data
+        decoder.nonConformingFloatDecodingStrategy = floats
+        decoder.validationMode = mode
+        if !generated { decoder.keyDecodingStrategy = .custom { path in path.last ?? PathKey(stringValue: "") as any CodingKey } }
+        return decoder
+    }
+
+    var description: String { "date \(dateName), data \(data), floats \(floats), duplicates \(duplicates), mode \(mode)" }
+}
