@@ -99,7 +99,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         // Every Swift sample in the README and the DocC articles, compiled and run.
-        .testTarget(name: "DocSampleTests", dependencies: ["Vetted"], swiftSettings: strictSettings),
+        .testTarget(name: "DocSampleTests", dependencies: ["Vetted", "VettedMacros"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

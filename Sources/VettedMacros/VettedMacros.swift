@@ -1,5 +1,5 @@
 public import Foundation
-public import VettedCore
+@_exported public import VettedCore
 @_exported public import VettedJSON
 @_exported public import VettedRules
 

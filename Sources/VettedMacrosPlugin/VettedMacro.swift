@@ -16,6 +16,8 @@ public struct VettedMacro: ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         guard let model = Model(declaration, attribute: node, in: context) else { return [] }
         let access = model.access.map { $0 + " " } ?? ""
+        // The type as the extension names it (qualified when nested).
+        let typeName = type.trimmedDescription
         var rules: [String] = []
         for property in model.checked {
             for rule in property.rules {
@@ -28,8 +30,10 @@ public struct VettedMacro: ExtensionMacro {
                         ? "VettedRules.Rule<\(property.valueType)>\(expression)"
                         : "(\(expression)) as VettedRules.Rule<\(property.valueType)>"
                     rules.append("VettedRules.Field(\(literal(property.key)), \(rule))")
-                case .relation(let kind, let otherKey, let keyPath):
-                    let type = "VettedMacros.__vettedRelationType(\\\(model.name).\(property.name), \(keyPath))"
+                case .relation(let kind, let otherKey, let other):
+                    // Both key paths rooted at the type as the extension names it (the attribute's
+                    // spelling may rely on the type's own scope).
+                    let type = "VettedMacros.__vettedRelationType(\\\(typeName).\(property.name), \\\(typeName).\(other))"
                     switch kind {
                     case .notBefore:
                         rules.append("VettedRules.Relation(\(literal(property.key)), after: \(literal(otherKey)), as: \(type))")
@@ -43,7 +47,7 @@ public struct VettedMacro: ExtensionMacro {
         let body = rules.isEmpty ? "" : rules.map { "        " + $0 }.joined(separator: "\n")
         let source: DeclSyntax = """
             extension \(type.trimmed): VettedMacros.VettedModel {
-                \(raw: access)static let validation = VettedRules.Validation<\(raw: model.name)> {
+                \(raw: access)static let validation = VettedRules.Validation<\(raw: typeName)> {
             \(raw: body)
                 }
                 \(raw: access)func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
@@ -127,7 +131,7 @@ struct Model {
 
     enum CheckedRule {
         case field(String)
-        case relation(RelationKind, otherKey: String, keyPath: String)
+        case relation(RelationKind, otherKey: String, property: String)
     }
 
     let name: String
@@ -276,7 +280,7 @@ struct Model {
                     }
                     for argument in arguments {
                         if let relation = Self.relation(argument.expression) {
-                            guard let other = Self.propertyName(ofKeyPath: relation.keyPath) else {
+                            guard let other = Self.propertyName(ofKeyPath: relation.keyPath), Self.isRooted(relation.keyPath, at: name) else {
                                 context.diagnose(Diagnostic(node: relation.keyPath, message: VettedDiagnostic.relationKeyPath))
                                 failed = true
                                 continue
@@ -287,7 +291,7 @@ struct Model {
                                 failed = true
                                 continue
                             }
-                            property.rules.append(.relation(relation.kind, otherKey: otherKey, keyPath: relation.keyPath.trimmedDescription))
+                            property.rules.append(.relation(relation.kind, otherKey: otherKey, property: other))
                         } else {
                             property.rules.append(.field(argument.expression.trimmedDescription))
                         }
@@ -336,6 +340,12 @@ struct Model {
         case "notAfter": return (.notAfter, keyPath)
         default: return nil
         }
+    }
+
+    /// Whether the key path starts at the type itself (`\Listing.x`, `\Outer.Listing.x`, `\Self.x`).
+    static func isRooted(_ keyPath: KeyPathExprSyntax, at typeName: String) -> Bool {
+        guard let root = keyPath.root?.trimmedDescription else { return false }
+        return root == "Self" || root == typeName || root.hasSuffix("." + typeName)
     }
 
     /// `\T.x` → `x`; `nil` for a key path of more than one property.
