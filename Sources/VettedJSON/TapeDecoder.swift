@@ -79,11 +79,11 @@ final class DecodingDocument {
             found = TypeInfo(
                 rules: TypeRules.of(type),
                 container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
-                    ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil),
-                special: special,
-                // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
-                generated: convertsKeys ? nil : type as? any VettedJSONDecodable.Type,
-                optional: type as? any AbsentOptional.Type)
+                    ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil)
+                    // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
+                    ?? (convertsKeys ? nil : (type as? any VettedJSONDecodable.Type).map(TypeInfo.Container.generated))
+                    ?? (type as? any AbsentOptional.Type).map(TypeInfo.Container.optional),
+                special: special)
             types[id] = found
         }
         if recentTypes.count >= 4 { recentTypes.removeLast() }
@@ -247,16 +247,23 @@ struct TypeInfo {
         case array(any TapeArrayDecodable.Type)
         /// `[String: V]` under a key strategy: its keys are data, not coding keys, and are not converted.
         case stringDictionary(any TapeStringDictionaryDecodable.Type)
+        /// A `@Vetted` type's generated decoding, when this call can use it.
+        case generated(any VettedJSONDecodable.Type)
+        /// An optional: a generated field of it decodes as `decodeIfPresent`.
+        case optional(any AbsentOptional.Type)
     }
 
-    /// One field for both kinds, so that the struct stays as small as it was (copied per value).
+    /// One field for every kind, so that the struct stays small (copied per value, and on
+    /// the stack of every level of a recursive model).
     let container: Container?
     /// Date, Data, URL, Decimal or JSONValue: decoded by the decoder's own rules.
     let special: Bool
-    /// A `@Vetted` type's generated decoding, when this call can use it.
-    let generated: (any VettedJSONDecodable.Type)?
-    /// An optional type: a generated field of it decodes as `decodeIfPresent`.
-    let optional: (any AbsentOptional.Type)?
+
+    /// The optional's type, when the type is one.
+    var optional: (any AbsentOptional.Type)? {
+        if case .optional(let type)? = container { return type }
+        return nil
+    }
 }
 
 /// Arrays read straight off the tape: no container box, and the capacity
@@ -427,7 +434,6 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let info = known ?? document.info(for: T.self)
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.container != nil { return try unwrapSpecial(T.self, info) }
-        if let generated = info.generated { return try decodeGenerated(generated, as: T.self, rules: info.rules) }
         guard let rules = info.rules else { return try T(from: self) }
         return try engine.run(rules, path: { codingPath }) { scope in
             frame.active = scope
@@ -443,7 +449,8 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         switch info.container {
         case .array(let array)?: return try elements(of: array, as: T.self)
         case .stringDictionary(let dictionary)?: return try SameType.cast(try dictionary.decodeFromTape(self), to: T.self)
-        case nil: break
+        case .generated(let generated)?: return try decodeGenerated(generated, as: T.self, rules: info.rules)
+        case .optional?, nil: break
         }
         if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
         if T.self == Data.self { return try SameType.cast(try unwrapData(), to: T.self) }

@@ -21,9 +21,8 @@ public import Foundation
 /// wrapped type of an optional), so a rule of another type does not compile;
 /// a relation's two properties must have the same `Comparable` type. Rules
 /// are keyed by the property's coding key (the `CodingKeys` raw value).
-@attached(
-    extension, conformances: VettedModel, VettedJSONDecodable,
-    names: named(validation), named(__vettedVisitFields), named(__vettedJSONFields), named(init(__vettedJSON:)))
+@attached(member, names: named(validation), named(__vettedVisitFields))
+@attached(extension, conformances: VettedModel, VettedJSONDecodable, names: named(__vettedJSONFields), named(init(__vettedJSON:)))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as
@@ -118,7 +117,17 @@ public struct VettedFieldVisitor {
         guard !stopped else { return }
         let at = DocumentPath(path.components + [.key(key)])
         for check in fields[key] ?? [] {
-            if let violation = check.check(value) { record(violation.error(at: at)) }
+            switch check.outcome(value) {
+            case .passed: break
+            case .violated(let violation): record(violation.error(at: at))
+            case .wrongType:
+                // Never from generated rules (the compiler typed them); a hand-written
+                // `validation` can still disagree with its field, and says so.
+                record(
+                    VettedError(
+                        code: .ruleTypeMismatch, path: at,
+                        message: "a rule of type \(check.valueTypeName) on \"\(key)\", which holds \(Value.self)"))
+            }
         }
         if relationKeys.contains(key), !isNone(value) { relationValues[key] = value }
         descend(value, at: at)

@@ -6,18 +6,21 @@ import SwiftParser
 
 /// `@Vetted`: reads the `@Check` attributes of a struct's (or final class's)
 /// stored properties and its `CodingKeys`, and writes the type's `VettedModel`
-/// conformance — its `Validatable` rules, each re-typed as a `Rule` of its
-/// property's declared type so that the compiler checks it, and the walk over
-/// its coded fields that `validate()` uses.
-public struct VettedMacro: ExtensionMacro {
+/// conformance — its `Validatable` rules, each written as a `Rule` of its
+/// property's declared type so that the compiler checks it, the walk over its
+/// coded fields that `validate()` uses, and (structs) its generated decoding.
+///
+/// The rules are members of the type, not of an extension: a property's type
+/// is spelled as the declaration spells it, and only inside the type does that
+/// spelling name the same type (an extension at file scope could resolve
+/// `Tag` to another module's `Tag`).
+public struct VettedMacro: MemberMacro, ExtensionMacro {
     public static func expansion(
-        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
-        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
-    ) throws -> [ExtensionDeclSyntax] {
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
         guard let model = Model(declaration, attribute: node, in: context) else { return [] }
         let access = model.access.map { $0 + " " } ?? ""
-        // The type as the extension names it (qualified when nested).
-        let typeName = type.trimmedDescription
         var rules: [String] = []
         for property in model.checked {
             for rule in property.rules {
@@ -25,15 +28,13 @@ public struct VettedMacro: ExtensionMacro {
                 case .field(let expression):
                     // `.count(1...10)` becomes `Rule<[Tag]>.count(1...10)`: the compiler then names the
                     // rule and the property's type in its error. Other forms (`a && b`) are coerced.
-                    let rule =
+                    let typed =
                         expression.hasPrefix(".")
                         ? "VettedRules.Rule<\(property.valueType)>\(expression)"
                         : "(\(expression)) as VettedRules.Rule<\(property.valueType)>"
-                    rules.append("VettedRules.Field(\(literal(property.key)), \(rule))")
+                    rules.append("VettedRules.Field(\(literal(property.key)), \(typed))")
                 case .relation(let kind, let otherKey, let other):
-                    // Both key paths rooted at the type as the extension names it (the attribute's
-                    // spelling may rely on the type's own scope).
-                    let type = "VettedMacros.__vettedRelationType(\\\(typeName).\(property.name), \\\(typeName).\(other))"
+                    let type = "VettedMacros.__vettedRelationType(\\\(model.name).\(property.name), \\\(model.name).\(other))"
                     switch kind {
                     case .notBefore:
                         rules.append("VettedRules.Relation(\(literal(property.key)), after: \(literal(otherKey)), as: \(type))")
@@ -43,22 +44,32 @@ public struct VettedMacro: ExtensionMacro {
                 }
             }
         }
-        let visits = model.coded.map { "visitor.visit(self.\($0.name), key: \(literal($0.key)))" }
-        let body = rules.isEmpty ? "" : rules.map { "        " + $0 }.joined(separator: "\n")
-        let source: DeclSyntax = """
-            extension \(type.trimmed): VettedMacros.VettedModel {
-                \(raw: access)static let validation = VettedRules.Validation<\(raw: typeName)> {
-            \(raw: body)
-                }
-                \(raw: access)func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
-            \(raw: visits.isEmpty ? "" : visits.map { "        " + $0 }.joined(separator: "\n"))
-                }
+        let visits = model.coded.map { "    visitor.visit(self.\($0.name), key: \(literal($0.key)))" }
+        let validation: DeclSyntax = """
+            \(raw: access)static let validation = VettedRules.Validation<\(raw: model.name)> {
+            \(raw: rules.map { "    " + $0 }.joined(separator: "\n"))
             }
             """
-        guard let ext = source.as(ExtensionDeclSyntax.self) else { return [] }
-        guard model.keepsInitFromDecoder == nil, protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedJSONDecodable") }) else {
-            return [ext]
-        }
+        let walk: DeclSyntax = """
+            \(raw: access)func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+            \(raw: visits.joined(separator: "\n"))
+            }
+            """
+        return [validation, walk]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        // The member role reports what is wrong; this one only stays silent then.
+        guard let model = Model(declaration, attribute: node, in: DiscardingContext(context)) else { return [] }
+        let access = model.access.map { $0 + " " } ?? ""
+        let conformance: DeclSyntax = "extension \(type.trimmed): VettedMacros.VettedModel {}"
+        guard let ext = conformance.as(ExtensionDeclSyntax.self) else { return [] }
+        guard model.keepsInitFromDecoder == nil,
+            protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedJSONDecodable") })
+        else { return [ext] }
         let names = model.coded.map { literal($0.key) }.joined(separator: ", ")
         let assignments = model.coded.enumerated().map { index, property in
             "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : "decode")(\(index))"
@@ -113,6 +124,19 @@ public struct CheckMacro: PeerMacro {
         }
         return []
     }
+}
+
+/// A context that drops diagnostics: the second role of one attribute reads the same
+/// declaration, and the first has already said what is wrong with it.
+final class DiscardingContext<Base: MacroExpansionContext>: MacroExpansionContext {
+    let base: Base
+    init(_ base: Base) { self.base = base }
+    var lexicalContext: [Syntax] { base.lexicalContext }
+    func makeUniqueName(_ name: String) -> TokenSyntax { base.makeUniqueName(name) }
+    func diagnose(_ diagnostic: Diagnostic) {}
+    func location(of node: some SyntaxProtocol, at position: PositionInSyntaxNode, filePathMode: SourceLocationFilePathMode)
+        -> AbstractSourceLocation?
+    { base.location(of: node, at: position, filePathMode: filePathMode) }
 }
 
 /// What `@Vetted` reads of a type.

@@ -40,7 +40,7 @@ extension Listing: Validatable {
 // end sample
 
 private
-// sample: README.md#7
+// sample: README.md#8
 final class Purchase: SecureCoding {
     static let supportsSecureCoding = true
     static let archiveClassNames = ["Purchase"]
@@ -168,7 +168,7 @@ final class Purchase: SecureCoding {
     @Test func propertyLists() throws {
         let purchase = Purchase(listing: try Self.decoder().decode([Listing].self, from: listingsJSON())[0], date: Date())
         let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
-        // sample: README.md#6
+        // sample: README.md#7
         let value = try PlistParser().parse(data)          // bplist00 or XML, detected from the first bytes
         let root = value["$top"]?["root"]?.uidValue         // PlistValue: dictionary, array, string, data,
                                                            // date, integer, real, bool, uid
@@ -184,7 +184,7 @@ final class Purchase: SecureCoding {
     @Test func archives() throws {
         let listing = try Self.decoder().decode([Listing].self, from: listingsJSON())[0]
         let purchase = Purchase(listing: listing, date: Date(timeIntervalSince1970: 1_600_000_000))
-        // sample: README.md#7
+        // sample: README.md#8
         let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
         let again = try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: data)
         // end sample

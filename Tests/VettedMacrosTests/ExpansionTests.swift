@@ -71,9 +71,7 @@ import VettedMacrosPlugin
                 enum CodingKeys: String, CodingKey {
                     case id, name, tags, created, lastUpdated = "last_updated"
                 }
-            }
 
-            extension Listing: VettedMacros.VettedModel {
                 static let validation = VettedRules.Validation<Listing> {
                     VettedRules.Field("id", VettedRules.Rule<Int>.range(1 ... Int(Int32.max)))
                     VettedRules.Field("name", VettedRules.Rule<String>.length(1 ... 200))
@@ -82,6 +80,7 @@ import VettedMacrosPlugin
                     VettedRules.Field("tags", VettedRules.Rule<[Tag]>.unique)
                     VettedRules.Relation("last_updated", after: "created", as: VettedMacros.__vettedRelationType(\Listing.lastUpdated, \Listing.created))
                 }
+
                 func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
                     visitor.visit(self.id, key: "id")
                     visitor.visit(self.name, key: "name")
@@ -89,6 +88,9 @@ import VettedMacrosPlugin
                     visitor.visit(self.created, key: "created")
                     visitor.visit(self.lastUpdated, key: "last_updated")
                 }
+            }
+
+            extension Listing: VettedMacros.VettedModel {
             }
 
             extension Listing: VettedJSON.VettedJSONDecodable {
@@ -123,16 +125,18 @@ import VettedMacrosPlugin
                 public var note: Optional<String>
                 public let kind = "item"
                 public var doubled: Int { 2 }
-            }
 
-            extension Item: VettedMacros.VettedModel {
                 public static let validation = VettedRules.Validation<Item> {
                     VettedRules.Field("count", VettedRules.Rule<Int>.range(1 ... 5))
                 }
+
                 public func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
                     visitor.visit(self.count, key: "count")
                     visitor.visit(self.note, key: "note")
                 }
+            }
+
+            extension Item: VettedMacros.VettedModel {
             }
 
             extension Item: VettedJSON.VettedJSONDecodable {
@@ -158,16 +162,18 @@ import VettedMacrosPlugin
             final class Auction: Decodable {
                 var opens: Double
                 var closes: Double
-            }
 
-            extension Auction: VettedMacros.VettedModel {
                 static let validation = VettedRules.Validation<Auction> {
                     VettedMacros.__vettedRelationNotAfter("opens", "closes", as: VettedMacros.__vettedRelationType(\Auction.opens, \Auction.closes))
                 }
+
                 func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
                     visitor.visit(self.opens, key: "opens")
                     visitor.visit(self.closes, key: "closes")
                 }
+            }
+
+            extension Auction: VettedMacros.VettedModel {
             }
             """#)
         expand(
@@ -181,15 +187,17 @@ import VettedMacrosPlugin
             struct Own: Decodable {
                 var a: Int
                 init(from decoder: any Decoder) throws { a = 1 }
-            }
 
-            extension Own: VettedMacros.VettedModel {
                 static let validation = VettedRules.Validation<Own> {
 
                 }
+
                 func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
                     visitor.visit(self.a, key: "a")
                 }
+            }
+
+            extension Own: VettedMacros.VettedModel {
             }
             """#)
     }

@@ -126,3 +126,23 @@ private func codesAndPaths(_ error: ValidationErrors?) -> [String] {
         #expect(codesAndPaths(decoded) == ["notAllowed $.colours[1]", "relationViolated $.opens"])
     }
 }
+
+/// A type nested beside its element type: `Tag` in the rules must be `Shelf.Tag`,
+/// not the `Tag` of Swift Testing that file scope sees.
+enum Shelf {
+    enum Tag: String, Codable { case a, b }
+    @Vetted struct Box: Codable {
+        @Check(.unique) var tags: [Tag]
+    }
+}
+
+@Suite struct NestedModelTests {
+    @Test func rulesNameTheTypesTheDeclarationMeans() throws {
+        let errors = #expect(throws: ValidationErrors.self) { try Shelf.Box(tags: [.a, .a]).validate() }
+        #expect(codesAndPaths(errors) == ["notUnique $.tags"])
+        let decoded = #expect(throws: ValidationErrors.self) {
+            try VettedJSONDecoder().decode(Shelf.Box.self, from: Data(#"{"tags": ["a", "a"]}"#.utf8))
+        }
+        #expect(codesAndPaths(decoded) == ["notUnique $.tags"])
+    }
+}
