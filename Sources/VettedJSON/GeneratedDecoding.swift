@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 @_spi(Scanning) import VettedCore
 import VettedRules
 
@@ -68,6 +68,8 @@ public struct JSONFields {
     /// Tape index of each field's value, -1 when absent.
     let values: [Int]
     let scope: RuleScope?
+    /// Each field's entry in the rules (-1: none), when there are rules.
+    let entries: [Int]
     /// The object's depth in the decoder's path.
     let depth: Int
 
@@ -95,9 +97,9 @@ public struct JSONFields {
     /// Runs the field's rules on its decoded value.
     @inline(__always)
     private func checked<Value>(_ value: Value, _ field: Int, at index: Int) throws -> Value {
-        if let scope {
+        if let scope, entries.indices.contains(field), entries[field] >= 0 {
             let key = key(field)
-            try decoder.validate(value, key: key, name: key.stringValue, at: index, scope: scope, base: .depth(depth))
+            try decoder.validate(value, entry: entries[field], key: key, name: key.stringValue, at: index, scope: scope, base: .depth(depth))
         }
         return value
     }
@@ -128,6 +130,22 @@ public struct JSONFields {
     public mutating func decode(_ field: Int) throws -> Double {
         let index = try index(field)
         return try checked(try decoder.double(at: index, path(field)), field, at: index)
+    }
+
+    /// A date by the decoder's date strategy, read in place for the strategies that need no decoder.
+    public mutating func decode(_ field: Int) throws -> Date {
+        let index = try index(field)
+        guard let date = try decoder.dateInPlace(at: index, path(field)) else {
+            return try checked(try decoder.child(Date.self, at: index, base: .depth(depth), .key(key(field))), field, at: index)
+        }
+        return try checked(date, field, at: index)
+    }
+
+    /// An array, its elements decoded as `Array.init(from:)` would (generated ones by their own code).
+    public mutating func decodeArray<Element: Decodable>(_ field: Int) throws -> [Element] {
+        let index = try index(field)
+        let elements = try decoder.elements(Element.self, at: index, base: .depth(depth), .key(key(field)))
+        return try checked(elements, field, at: index)
     }
 
     /// Any other type: decoded as `init(from:)` would, through the decoder (a
@@ -178,6 +196,48 @@ extension Optional: AbsentOptional {
 }
 
 extension TapeDecoder {
+    /// A date read in place under the strategies that need no decoder (`nil` for the others),
+    /// with the errors `unwrapDate()` gives.
+    func dateInPlace(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Date? {
+        let date: Date
+        switch document.date {
+        case .secondsSince1970:
+            date = Date(timeIntervalSince1970: try double(at: index, codingPath()))
+        case .millisecondsSince1970:
+            date = Date(timeIntervalSince1970: try double(at: index, codingPath()) / 1_000)
+        case .iso8601:
+            let entry = document.entry(index)
+            guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
+            guard let parsed = document.iso8601Date(entry) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            date = parsed
+        case .deferredToDate, .formatted, .custom:
+            return nil
+        }
+        guard date.timeIntervalSinceReferenceDate.isFinite else {
+            let path = codingPath()
+            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: path), message: "the date is not a finite number of seconds")
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+        }
+        return date
+    }
+
+    /// The array at `index`, one `component` below `base`: what `child([Element].self, …)` gives,
+    /// without looking the array type up.
+    func elements<Element: Decodable>(_ type: Element.Type, at index: Int, base: PathBase, _ component: PathComponent) throws -> [Element] {
+        let saved = frame
+        frame = Frame(current: index, active: nil)
+        defer { frame = saved }
+        guard case .depth(let depth) = base, depth == path.count else {
+            return try child([Element].self, at: index, base: base, component)
+        }
+        path.append(component)
+        defer { path.removeLast() }
+        guard document.stack.hasRoom(atDepth: depth + 1) else { throw tooDeep() }
+        return try [Element].decodeFromTape(self)
+    }
+
     /// Decodes a generated type from the current value: what its synthesized
     /// `init(from:)` does through a keyed container, without the container.
     func decodeGenerated<G: VettedJSONDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
@@ -199,14 +259,21 @@ extension TapeDecoder {
         }
         let depth = path.count
         guard let rules else {
-            var fields = JSONFields(decoder: self, table: table, values: values, scope: nil, depth: depth)
+            var fields = JSONFields(decoder: self, table: table, values: values, scope: nil, entries: [], depth: depth)
             return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
+        }
+        let entries: [Int]
+        if let known = rules.fieldEntries {
+            entries = known
+        } else {
+            entries = table.names.map { rules.entryIndex($0) ?? -1 }
+            rules.fieldEntries = entries
         }
         return try engine.run(rules, path: { codingPath }) { scope in
             frame.active = scope
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
-            var fields = JSONFields(decoder: self, table: table, values: values, scope: scope, depth: depth)
+            var fields = JSONFields(decoder: self, table: table, values: values, scope: scope, entries: entries, depth: depth)
             return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
         }
     }

@@ -500,6 +500,21 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
     }
 
+    /// ``validate(_:key:name:at:scope:base:)`` for a generated field whose rules' entry is known.
+    @inline(__always)
+    func validate<Value>(_ decoded: Value, entry: Int, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
+        let rules = scope.rules
+        guard rules.entries.indices.contains(entry) else { return }
+        for check in rules.entries[entry].checks {
+            let outcome = check.outcome(decoded)
+            if case .passed = outcome { continue }
+            try engine.failed(
+                outcome, check: check, name: name, valueType: Value.self, in: scope, path: { codingPath(base) + [key] },
+                location: { document.location(ofValueAt: index) })
+        }
+        if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
+    }
+
     // MARK: Scalars
 
     func string(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {

@@ -72,7 +72,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         else { return [ext] }
         let names = model.coded.map { literal($0.key) }.joined(separator: ", ")
         let assignments = model.coded.enumerated().map { index, property in
-            "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : "decode")(\(index))"
+            "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : property.isArray ? "decodeArray" : "decode")(\(index))"
         }
         let decoding: DeclSyntax = """
             extension \(type.trimmed): VettedJSON.VettedJSONDecodable {
@@ -148,6 +148,8 @@ struct Model {
         let valueType: String
         /// Declared `T?`, `T!` or `Optional<T>`: synthesized decoding uses `decodeIfPresent`.
         var isOptional = false
+        /// Declared `[T]` or `Array<T>`: decoded by `decodeArray`.
+        var isArray = false
         var rules: [CheckedRule] = []
     }
 
@@ -273,8 +275,12 @@ struct Model {
                 }
                 let valueType = binding.typeAnnotation.map { Self.unwrappingOptional($0.type).trimmedDescription } ?? ""
                 let isOptional = binding.typeAnnotation.map { Self.unwrappingOptional($0.type).trimmedDescription != $0.type.trimmedDescription } ?? false
+                let isArray = binding.typeAnnotation.map { annotation in
+                    annotation.type.is(ArrayTypeSyntax.self)
+                        || annotation.type.as(IdentifierTypeSyntax.self).map { $0.name.text == "Array" && $0.genericArgumentClause != nil } ?? false
+                } ?? false
                 if let key, isStored {
-                    coded.append(Property(name: propertyName, key: key, valueType: valueType, isOptional: isOptional))
+                    coded.append(Property(name: propertyName, key: key, valueType: valueType, isOptional: isOptional, isArray: isArray))
                     if binding.typeAnnotation == nil { keepsInitFromDecoder = "a property without a written type" }
                 }
                 guard !checks.isEmpty else { continue }

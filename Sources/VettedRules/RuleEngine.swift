@@ -63,6 +63,9 @@ package final class TypeRules {
     /// Set once a value of the type decoded whole with its declaration checked:
     /// later values are not tracked.
     package fileprivate(set) var verified = false
+    /// For a type with generated decoding: each field's entry (or -1), in the
+    /// order of its field table, filled by the decoder on the call's first value.
+    package var fieldEntries: [Int]?
 
     package init<V: Validatable>(_ type: V.Type) {
         let validation = V.validation

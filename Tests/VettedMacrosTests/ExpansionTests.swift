@@ -98,7 +98,7 @@ import VettedMacrosPlugin
                 init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
                     self.id = try fields.decode(0)
                     self.name = try fields.decode(1)
-                    self.tags = try fields.decode(2)
+                    self.tags = try fields.decodeArray(2)
                     self.created = try fields.decode(3)
                     self.lastUpdated = try fields.decode(4)
                 }
