@@ -75,7 +75,8 @@ let package = Package(
         ),
         // Helpers shared by the test targets: exact-error capture, seeded randomness.
         .target(
-            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist", "VettedArchive"], path: "Tests/VettedTestSupport",
+            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist", "VettedArchive", "VettedMacros"],
+            path: "Tests/VettedTestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
         .testTarget(

@@ -57,7 +57,25 @@ extension Rule where Value == String {
 }
 
 /// The defect `scalar` is in text to be shown, or `nil` when it may be shown.
-func unsafeDisplayCode(_ scalar: Unicode.Scalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
+///
+/// Most text is printable ASCII or sits in ranges that hold no control, format
+/// character or noncharacter (Latin to Arabic but the soft hyphen; the rest of
+/// the Basic Multilingual Plane from U+2070 to the noncharacters at U+FDD0;
+/// the emoji planes' U+1F000 to U+1FFFD): those are answered without looking
+/// up the scalar's Unicode properties, which costs far more than the check.
+/// A test compares this with ``unsafeDisplayCodeByProperties(_:_:)`` on every scalar.
+@inline(__always)
+package func unsafeDisplayCode(_ scalar: Unicode.Scalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
+    let value = scalar.value
+    if value >= 0x20 && value < 0x7F { return nil }
+    if (value >= 0xA0 && value < 0x600 && value != 0xAD) || (value >= 0x2070 && value < 0xFDD0) || (value >= 0x1F000 && value < 0x1FFFE) {
+        return nil
+    }
+    return unsafeDisplayCodeByProperties(scalar, allowance)
+}
+
+/// ``unsafeDisplayCode(_:_:)`` by the scalar's properties alone, for any scalar.
+package func unsafeDisplayCodeByProperties(_ scalar: Unicode.Scalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
     switch scalar.value {
     case 0: return .nulCharacter
     case 0x09: return allowance.contains(.tab) ? nil : .controlCharacter

@@ -55,3 +55,19 @@ import VettedRules
         #expect(violation?.message.contains("secret") == false)
     }
 }
+
+@Suite struct DisplaySafeFastPathTests {
+    /// The ranges answered without a property lookup give, on every scalar and
+    /// every allowance, what the properties give.
+    @Test func theFastPathAgreesWithThePropertiesOnEveryScalar() {
+        let allowances: [DisplayTextAllowance] = [[], [.tab, .newlines, .joiners]]
+        var disagreements: [String] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            for allowance in allowances where unsafeDisplayCode(scalar, allowance) != unsafeDisplayCodeByProperties(scalar, allowance) {
+                disagreements.append(String(value, radix: 16))
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
+    }
+}

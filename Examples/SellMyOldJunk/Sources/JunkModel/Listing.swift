@@ -1,23 +1,25 @@
-// The `Listing` of "Data You Can Trust" (WWDC 2018) with exactly the talk's
-// rules. Its home is the example app (server and client validate with it);
-// Vetted's tests, the decode fuzz target and the decode benchmark link to this
-// file, so there is one definition.
+// The `Listing` of "Data You Can Trust" (WWDC 2018) with the talk's rules,
+// declared with @Vetted, plus text that is safe to show (no escape sequences,
+// bidirectional overrides or invisible characters in a name or description).
+// Its home is the example app (server and client validate with it); Vetted's
+// tests, the decode fuzz targets and the decode benchmark link to this file, so
+// there is one definition.
 
 public import Foundation
-public import VettedRules
+public import VettedMacros
 
-public struct Listing: Codable, Equatable, Validatable, Sendable {
+@Vetted public struct Listing: Codable, Equatable, Sendable {
     public enum Tag: String, Codable, Sendable { case music, electric, acoustic, vintage, books, tools, garden, kids }
 
-    public var id: Int
-    public var name: String
-    public var description: String
-    public var price: String
+    @Check(.range(1...Int(Int32.max))) public var id: Int
+    @Check(.length(1...200), .displaySafe()) public var name: String
+    @Check(.length(1...5_000), .displaySafe(allowing: [.tab, .newlines])) public var description: String
+    @Check(.pattern(Listing.pricePattern, maximumLength: 32)) public var price: String
     public var sold: Bool
-    public var url: String
-    public var tags: [Tag]
+    @Check(.url(Listing.urlPolicy)) public var url: String
+    @Check(.count(1...10)) public var tags: [Tag]
     public var created: Date
-    public var lastUpdated: Date
+    @Check(.notBefore(\Listing.created)) public var lastUpdated: Date
 
     public init(
         id: Int, name: String, description: String, price: String, sold: Bool, url: String, tags: [Tag], created: Date,
@@ -44,19 +46,9 @@ public struct Listing: Codable, Equatable, Validatable, Sendable {
     /// pattern that did not compile would fail every price with `invalidPattern`.
     public static let pricePattern = "[0-9]+(\\.[0-9]{1,2})?"
 
-    public static let validation = Validation<Listing> {
-        Field(CodingKeys.id, Rule<Int>.range(1...Int(Int32.max)))
-        Field(CodingKeys.name, Rule<String>.length(1...200))
-        Field(CodingKeys.description, Rule<String>.length(1...5_000))
-        Field(CodingKeys.price, Rule<String>.pattern(pricePattern, maximumLength: 32))
-        Field(CodingKeys.url, Rule<String>.url(urlPolicy))
-        Field(CodingKeys.tags, Rule<[Tag]>.count(1...10))
-        Relation(CodingKeys.lastUpdated, after: CodingKeys.created, as: Date.self)
-    }
-
     /// The talk's hand-written checks, for comparing against Foundation's
-    /// JSONDecoder followed by validation.
-    public func validate() throws {
+    /// JSONDecoder followed by validation (`validate()` runs the declared rules).
+    public func validateByHand() throws {
         struct Invalid: Error { let field: String }
         guard (1...Int(Int32.max)).contains(id) else { throw Invalid(field: "id") }
         guard (1...200).contains(name.count) else { throw Invalid(field: "name") }
