@@ -279,3 +279,30 @@ import VettedPlist
         #expect(writing?.code == .depthLimitExceeded)
     }
 }
+
+/// An archived listing keeps to the JSON contract's rules: the history loader
+/// refuses an id out of range, a name with escape sequences, an unknown tag.
+@Suite struct ArchivedListingContractTests {
+    func unarchive(_ listing: ArchiveListing) throws -> Purchase? {
+        let purchase = Purchase(listing: listing, date: Date(timeIntervalSince1970: 1_600_000_000), receipt: Data([1]))
+        let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
+        return try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: data)
+    }
+
+    @Test func theContractsRulesApply() throws {
+        #expect(try unarchive(ArchiveListing(id: 7, name: "Lamp", tags: ["music"]))?.listing.id == 7)
+        let cases: [(ArchiveListing, VettedError.Code, String)] = [
+            (ArchiveListing(id: 0, name: "Lamp", tags: ["music"]), .outOfRange, "$.root.listing.id"),
+            (ArchiveListing(id: Int(Int32.max) + 1, name: "Lamp", tags: ["music"]), .outOfRange, "$.root.listing.id"),
+            (ArchiveListing(id: 1, name: "Lamp\u{1B}[2J", tags: ["music"]), .controlCharacter, "$.root.listing.name"),
+            (ArchiveListing(id: 1, name: "", tags: ["music"]), .empty, "$.root.listing.name"),
+            (ArchiveListing(id: 1, name: "Lamp", tags: ["music", "weapons"]), .notAllowed, "$.root.listing.tags[1]"),
+            (ArchiveListing(id: 1, name: "Lamp", tags: []), .empty, "$.root.listing.tags"),
+        ]
+        for (listing, code, path) in cases {
+            let error = #expect(throws: VettedError.self) { try unarchive(listing) }
+            #expect(error?.code == code, "\(path)")
+            #expect(error?.path.description == path)
+        }
+    }
+}

@@ -4,9 +4,11 @@
 
 public import Foundation
 public import VettedArchive
+public import VettedCore
+import VettedRules
 
 /// The talk's listing, as a secure-coding class.
-public final class ArchiveListing: SecureCoding, Equatable, @unchecked Sendable {
+public final class ArchiveListing: SecureCoding, Equatable, Sendable {
     public static let supportsSecureCoding = true
     public static let archiveClassNames = ["Listing"]
     public let id: Int
@@ -23,9 +25,27 @@ public final class ArchiveListing: SecureCoding, Equatable, @unchecked Sendable 
         guard let name = coder.decodeObject(of: String.self, forKey: "name"),
             let tags = coder.decodeArrayOfObjects(ofClass: String.self, forKey: "tags")
         else { return nil }
-        self.id = coder.decodeInteger(forKey: "id")
+        let id = coder.decodeInteger(forKey: "id")
+        // The JSON contract's rules hold for archived listings too: the same
+        // rules of `Listing` on the fields both have, and tags from its list.
+        if let error = Self.contractViolation(id: id, name: name, tags: tags, at: coder.codingPath) {
+            coder.failWithError(error)
+            return nil
+        }
+        self.id = id
         self.name = name
         self.tags = tags
+    }
+
+    /// The first of `Listing`'s rules that `id`, `name` or `tags` break, located under `path`.
+    static func contractViolation(id: Int, name: String, tags: [String], at path: DocumentPath) -> VettedError? {
+        func inside(_ key: String) -> DocumentPath { DocumentPath(path.components + [.key(key)]) }
+        let rules = Listing.validation.fields
+        for check in rules["id"] ?? [] { if let violation = check.check(id) { return violation.error(at: inside("id")) } }
+        for check in rules["name"] ?? [] { if let violation = check.check(name) { return violation.error(at: inside("name")) } }
+        let tagRule = Rule<[String]>.count(1...10) && .each(.oneOf(Set(Listing.Tag.allCases.map(\.rawValue))))
+        if let violation = tagRule.check(tags) { return violation.error(at: inside("tags")) }
+        return nil
     }
 
     public func encode(with coder: KeyedArchiver) {
@@ -38,7 +58,7 @@ public final class ArchiveListing: SecureCoding, Equatable, @unchecked Sendable 
 }
 
 /// A purchase: a listing, a date and a receipt. Its date must not be before the app went live.
-public final class Purchase: SecureCoding, Equatable, @unchecked Sendable {
+public final class Purchase: SecureCoding, Equatable, Sendable {
     public static let supportsSecureCoding = true
     public static let archiveClassNames = ["Purchase"]
     public static let launch = Date(timeIntervalSince1970: 1_525_132_800)  // 2018-05-01
