@@ -26,14 +26,20 @@ public struct Terminal: Sendable {
 
     private func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
+    /// Untrusted text (a listing's name, a server's message, a file name) as it
+    /// may be printed: controls, escape sequences, bidirectional overrides and
+    /// invisible characters escaped (`\u{1b}`), never acted on by the terminal.
+    public func shown(_ text: String) -> String { Excerpt.escape(text, maximumBytes: 4_096, quotes: false) }
+
     /// Listings as a table.
     public func table(_ listings: [Listing]) -> String {
         var lines = [bold("   ID  NAME                            PRICE  SOLD  TAGS")]
         for listing in listings {
-            let name = listing.name.count > 30 ? String(listing.name.prefix(29)) + "…" : listing.name
+            let safe = shown(listing.name)
+            let name = safe.count > 30 ? String(safe.prefix(29)) + "…" : safe
             lines.append(
                 String(format: "%5d  ", listing.id) + name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                    + listing.price.leftPadded(to: 8) + (listing.sold ? "   yes  " : "    no  ")
+                    + shown(listing.price).leftPadded(to: 8) + (listing.sold ? "   yes  " : "    no  ")
                     + listing.tags.map(\.rawValue).joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
@@ -45,7 +51,9 @@ public struct Terminal: Sendable {
     }
 
     public func problems(_ problems: [Problem], limit: Int = 5) -> String {
-        var lines = problems.prefix(limit).map { "      \(red("✗")) \($0.stage) stage · \(bold($0.path)) · \($0.code): \($0.message)" }
+        var lines = problems.prefix(limit).map {
+            "      \(red("✗")) \($0.stage) stage · \(bold(shown($0.path))) · \(shown($0.code)): \(shown($0.message))"
+        }
         if problems.count > limit { lines.append("      … and \(problems.count - limit) more") }
         return lines.joined(separator: "\n")
     }

@@ -16,6 +16,10 @@ public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
         case primitive
         /// Model types from archives: which class, which conformance.
         case structured
+        /// Not the data: the request around it (a query parameter, the content type).
+        case request
+        /// Not the data: what the server holds (an id in use, storage that failed).
+        case store
     }
 
     public var stage: Stage

@@ -4,7 +4,7 @@
 
 public import Foundation
 public import VettedArchive
-public import VettedCore
+import VettedCore
 import VettedRules
 
 /// The talk's listing, as a secure-coding class.

@@ -98,18 +98,26 @@ public final class ListingsService: Sendable {
         var tag: Listing.Tag?
         if let raw = request.uri.queryParameters.get("tag") {
             guard let known = Listing.Tag(rawValue: raw) else {
-                return problems(.badRequest, [Problem(path: "tag", code: "unknownTag", message: "not one of the listing tags")])
+                return problems(.badRequest, [Problem(stage: .request, path: "tag", code: "unknownTag", message: "not one of the listing tags")])
             }
             tag = known
         }
         do {
             return response(.ok, try await signedListings(tagged: tag))
         } catch {
-            return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listings could not be read")])
+            return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the listings could not be read")])
         }
     }
 
     private func postListing(_ request: Request) async -> Response {
+        // JSON only: a body declared as anything else is not read at all.
+        let contentType = request.headers[.contentType] ?? ""
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard mediaType == "application/json" else {
+            return problems(
+                .unsupportedMediaType,
+                [Problem(stage: .request, path: "$", code: "unsupportedMediaType", message: "the body must be application/json")])
+        }
         let limit = ListingsAPI.maximumPostBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             return tooLarge(limit)
@@ -125,10 +133,10 @@ public final class ListingsService: Sendable {
         }
         do {
             guard try await store.add(listing) else {
-                return problems(.conflict, [Problem(path: "$.id", code: "idInUse", message: "a listing with this id exists")])
+                return problems(.conflict, [Problem(stage: .store, path: "$.id", code: "idInUse", message: "a listing with this id exists")])
             }
         } catch {
-            return problems(.internalServerError, [Problem(path: "$", code: "storeUnavailable", message: "the listing could not be saved")])
+            return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the listing could not be saved")])
         }
         cache.withLock {
             $0.generation += 1
@@ -138,7 +146,7 @@ public final class ListingsService: Sendable {
     }
 
     private func tooLarge(_ limit: Int) -> Response {
-        problems(.contentTooLarge, [Problem(path: "$", code: "inputSizeLimitExceeded", message: "the body is over \(limit) bytes")])
+        problems(.contentTooLarge, [Problem(stage: .raw, path: "$", code: "inputSizeLimitExceeded", message: "the body is over \(limit) bytes")])
     }
 
     /// A problem report (empty for 201), signed like every response.

@@ -125,7 +125,7 @@ extension Junk {
             guard let listing = listings.first(where: { $0.id == id }) else { throw ValidationError("no listing has id \(id)") }
             let purchase = Purchase(listing: listing.archived, date: Date(), receipt: Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
             let file = try history.store.save(purchase)
-            print("bought \"\(listing.name)\" for \(listing.price) → \(file.path)")
+            print("bought \"\(terminal.shown(listing.name))\" for \(terminal.shown(listing.price)) → \(terminal.shown(file.path))")
         }
     }
 
@@ -137,11 +137,11 @@ extension Junk {
             let terminal = Terminal()
             let loaded = try history.store.load()
             for entry in loaded.entries {
-                print("\(entry.purchase.date.formatted(.iso8601))  #\(entry.purchase.listing.id)  \(entry.purchase.listing.name)")
+                print("\(entry.purchase.date.formatted(.iso8601))  #\(entry.purchase.listing.id)  \(terminal.shown(entry.purchase.listing.name))")
             }
             if loaded.entries.isEmpty { print("no purchases") }
             for bad in loaded.quarantined {
-                print(terminal.red("quarantined \(bad.file)") + (bad.movedTo.map { " → \($0.path)" } ?? ""))
+                print(terminal.red("quarantined \(terminal.shown(bad.file))") + (bad.movedTo.map { " → \(terminal.shown($0.path))" } ?? ""))
                 print(terminal.problems(bad.problems))
             }
             if loaded.incompleteWritesRemoved > 0 { print(terminal.dim("removed \(loaded.incompleteWritesRemoved) incomplete writes")) }

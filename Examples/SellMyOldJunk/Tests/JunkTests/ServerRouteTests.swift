@@ -65,20 +65,22 @@ import Vetted
             try await client.execute(uri: "/listings?tag=guitars", method: .get) { response in
                 #expect(response.status == .badRequest)
                 let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
-                #expect(report.errors.map(\.code) == ["unknownTag"])
+                #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["request unknownTag"])
             }
         }
     }
 
+    static let json: HTTPFields = [.contentType: "application/json"]
+
     @Test func postAddsAValidListingOnceThenRefusesItsId() async throws {
         try await app.test(.router) { client in
-            try await client.execute(uri: "/listings", method: .post, body: try Self.encoded(Self.newListing)) { response in
+            try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: try Self.encoded(Self.newListing)) { response in
                 #expect(response.status == .created)
             }
-            try await client.execute(uri: "/listings", method: .post, body: try Self.encoded(Self.newListing)) { response in
+            try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: try Self.encoded(Self.newListing)) { response in
                 #expect(response.status == .conflict)
                 let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
-                #expect(report.errors == [Problem(path: "$.id", code: "idInUse", message: "a listing with this id exists")])
+                #expect(report.errors == [Problem(stage: .store, path: "$.id", code: "idInUse", message: "a listing with this id exists")])
             }
             try await client.execute(uri: "/listings?tag=vintage", method: .get) { response in
                 let decoder = VettedJSONDecoder()
@@ -96,7 +98,7 @@ import Vetted
             "tags":["music"],"created":"2018-05-02T00:00:00Z","last_updated":"2018-05-01T00:00:00Z"}
             """
         try await app.test(.router) { client in
-            try await client.execute(uri: "/listings", method: .post, body: ByteBuffer(string: body)) { response in
+            try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: ByteBuffer(string: body)) { response in
                 #expect(response.status == .badRequest)
                 let text = String(buffer: response.body)
                 #expect(!text.contains(marker))
@@ -111,7 +113,7 @@ import Vetted
 
     @Test func postMalformedJSONIsAFormatErrorWithItsLocation() async throws {
         try await app.test(.router) { client in
-            try await client.execute(uri: "/listings", method: .post, body: ByteBuffer(string: "{\"id\": 1,,}")) { response in
+            try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: ByteBuffer(string: "{\"id\": 1,,}")) { response in
                 #expect(response.status == .badRequest)
                 let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
                 let problem = try #require(report.errors.first)
@@ -123,17 +125,34 @@ import Vetted
         }
     }
 
+    /// JSON only: any other declared type, or none, is 415 before a byte is read.
+    @Test func postOfAnythingButJSONIs415() async throws {
+        try await app.test(.router) { client in
+            for headers: HTTPFields in [[:], [.contentType: "text/plain"], [.contentType: "application/jsonx"]] {
+                try await client.execute(uri: "/listings", method: .post, headers: headers, body: try Self.encoded(Self.newListing)) { response in
+                    #expect(response.status == .unsupportedMediaType)
+                    let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                    #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["request unsupportedMediaType"])
+                }
+            }
+            let charset: HTTPFields = [.contentType: "Application/JSON; charset=utf-8"]
+            try await client.execute(uri: "/listings", method: .post, headers: charset, body: try Self.encoded(Self.newListing)) { response in
+                #expect(response.status == .created)
+            }
+        }
+    }
+
     @Test func postOverTheLimitIs413FromContentLength() async throws {
         let body = ByteBuffer(repeating: UInt8(ascii: " "), count: ListingsAPI.maximumPostBytes + 1)
         try await app.test(.router) { client in
-            try await client.execute(uri: "/listings", method: .post, body: body) { response in
+            try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: body) { response in
                 #expect(response.status == .contentTooLarge)
                 // Error answers are signed too.
                 let bytes = Array(response.body.readableBytesView)
                 let signature = try DetachedSignature(base64: try #require(response.headers[try Self.header(ListingsAPI.signatureHeader)]))
                 #expect(try signature.verify(bytes, trusting: TrustedKeys([service.identity.publicKey])) == service.identity.publicKey.keyID)
                 let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
-                #expect(report.errors.map(\.code) == ["inputSizeLimitExceeded"])
+                #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["raw inputSizeLimitExceeded"])
             }
         }
     }
