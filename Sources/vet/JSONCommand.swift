@@ -10,7 +10,7 @@ struct JSONCommand: ParsableCommand {
         discussion: """
             Prints the document (pretty by default) when it is valid. When it is not, prints a
             compiler-style diagnostic to standard error (file:line:column: error: …, the line, a
-            caret), or with --format json a machine-readable diagnostic to standard output.
+            caret), or with --diagnostics json a machine-readable diagnostic to standard output.
             Input is never echoed beyond a short, escaped excerpt.
 
             With --sha256, --signature or --envelope the raw stage runs first: the size, the digest
@@ -29,8 +29,11 @@ struct JSONCommand: ParsableCommand {
     @Flag(help: "Print nothing; report through the exit code only.")
     var quiet = false
 
+    @Option(help: "Output: json, the only one for a JSON document (every subcommand's --format picks its output).")
+    var format: JSONOutputFormat = .json
+
     @Option(help: "Diagnostic format: text (compiler style, on standard error) or json (on standard output).")
-    var format: DiagnosticFormat = .text
+    var diagnostics: DiagnosticFormat = .text
 
     @OptionGroup var limitOptions: LimitOptions
 
@@ -50,7 +53,7 @@ struct JSONCommand: ParsableCommand {
 
     func run() throws {
         let limits = limitOptions.limits
-        let diagnostics = Diagnostics(input: file, format: format, quiet: quiet)
+        let diagnostics = Diagnostics(input: file, format: diagnostics, quiet: quiet)
         let policy = try gateOptions.policy(limits: limits)
         let bytes = try InputReader.admit(file, policy: policy, diagnostics: diagnostics).bytes
         let parser = JSONParser(
@@ -78,6 +81,11 @@ extension JSONParser.DuplicateKeyPolicy: ExpressibleByArgument {}
 
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
+}
+
+/// `vet json`'s output: the document as JSON (pretty, or `--compact`).
+enum JSONOutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case json
 }
 
 /// The `--max-*` flags, one per limit, defaulting to ``Limits/default``.

@@ -81,7 +81,7 @@ struct Vet {
     }
 
     @Test func jsonDiagnosticsAreMachineReadable() throws {
-        let result = try Vet.run(["json", "--format", "json", "-"], stdin: Array("[1,\n2,]".utf8))
+        let result = try Vet.run(["json", "--diagnostics", "json", "-"], stdin: Array("[1,\n2,]".utf8))
         #expect(result.status == 1)
         let diagnostic = try JSONParser().parse(result.stdout)
         #expect(diagnostic["valid"] == false)
@@ -112,14 +112,14 @@ struct Vet {
         ([], "{\"a\":1,\"a\":2}", "duplicateKey"),
     ])
     func everyLimitHasAFlag(flags: [String], input: String, code: String) throws {
-        let result = try Vet.run(["json", "--format", "json"] + flags + ["-"], stdin: Array(input.utf8))
+        let result = try Vet.run(["json", "--diagnostics", "json"] + flags + ["-"], stdin: Array(input.utf8))
         #expect(result.status == 1)
         #expect(try JSONParser().parse(result.stdout)["error"]?["code"] == .string(code))
     }
 
     @Test func oversizeFileIsRefusedFromItsSize() throws {
         let path = try Vet.temporaryFile(Array(repeating: UInt8(ascii: " "), count: 4096))
-        let result = try Vet.run(["json", "--format", "json", "--max-bytes", "100", path])
+        let result = try Vet.run(["json", "--diagnostics", "json", "--max-bytes", "100", path])
         #expect(result.status == 1)
         #expect(try JSONParser().parse(result.stdout)["error"]?["code"] == "inputSizeLimitExceeded")
     }
@@ -175,5 +175,18 @@ struct Vet {
         let result = try Vet.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout == "0.1.0\n")
+    }
+}
+
+/// `--format` picks the output in every subcommand; `--diagnostics` the form of errors.
+@Suite struct VetFormatOptionTests {
+    @Test func formatIsTheOutputAndDiagnosticsTheErrors() throws {
+        let valid = try Vet.run(["json", "--format", "json", "--compact", "-"], stdin: Array("[1, 2]".utf8))
+        #expect(valid.status == 0)
+        #expect(valid.stdout == "[1,2]\n")
+        #expect(try Vet.run(["json", "--format", "text", "-"], stdin: Array("[1]".utf8)).status == 64)
+        let invalid = try Vet.run(["json", "--diagnostics", "json", "-"], stdin: Array("[1,]".utf8))
+        #expect(invalid.status == 1)
+        #expect(try JSONParser().parse(invalid.stdout)["valid"] == .bool(false))
     }
 }
