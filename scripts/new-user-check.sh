@@ -39,3 +39,9 @@ SWIFT
 out="$(swift run --package-path "$work/App" --scratch-path "$work/.build" App 2>&1 | tail -1)"
 echo "$out"
 [[ "$out" == '$[0].id outOfRange' ]]
+# A package that uses Vetted but not VettedMacros never compiles swift-syntax or the macro plugin.
+if compgen -G "$work/.build/*/VettedMacrosPlugin-tool" >/dev/null || compgen -G "$work/.build/*/SwiftSyntax*.build/*.o" >/dev/null; then
+  echo "swift-syntax was built for a package that does not use VettedMacros" >&2
+  exit 1
+fi
+echo "swift-syntax not built: good"
