@@ -490,17 +490,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let rules = scope.rules
         let length = name.utf8.count
         guard let entry = rules.entries.indices.first(where: { rules.entries[$0].length == length && rules.entries[$0].key == name }) else { return }
-        for check in rules.entries[entry].checks {
-            let outcome = check.outcome(decoded)
-            if case .passed = outcome { continue }
-            try engine.failed(
-                outcome, check: check, name: name, valueType: Value.self, in: scope, path: { codingPath(base) + [key] },
-                location: { document.location(ofValueAt: index) })
-        }
-        if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
+        try validate(decoded, entry: entry, key: key, name: name, at: index, scope: scope, base: base)
     }
 
-    /// ``validate(_:key:name:at:scope:base:)`` for a generated field whose rules' entry is known.
+    /// ``validate(_:key:name:at:scope:base:)`` once the rules' entry for the field is known
+    /// (generated decoding knows it from the start).
     @inline(__always)
     func validate<Value>(_ decoded: Value, entry: Int, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
         let rules = scope.rules

@@ -30,12 +30,26 @@ public struct PurchaseHistory: Sendable {
 
     public init(folder: URL) { self.folder = folder }
 
+    /// The history's path names something that is not a folder.
+    public struct NotAFolder: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "the purchase history \(Excerpt.escape(path, maximumBytes: 1_024, quotes: false)) is not a folder" }
+    }
+
+    /// Whether the history's folder exists; throws ``NotAFolder`` when its path names something else.
+    private func folderExists() throws -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return false }
+        guard isDirectory.boolValue else { throw NotAFolder(path: folder.path) }
+        return true
+    }
+
     // MARK: Saving
 
     /// Archives `purchase` and writes it durably; returns the file's URL once it is on disk.
     @discardableResult
     public func save(_ purchase: Purchase) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if try !folderExists() { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let archive = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
         let bytes = Self.fileBytes(archive: Array(archive))
         // Milliseconds since 1970 sort the files by date; a date beyond Int's range (never a real one) gets 0.
@@ -97,13 +111,18 @@ public struct PurchaseHistory: Sendable {
     /// Loads every purchase, quarantining the files that fail a check.
     public func load(now: Date = Date()) throws -> Loaded {
         let files = FileManager.default
-        guard files.fileExists(atPath: folder.path) else { return Loaded(entries: [], quarantined: [], incompleteWritesRemoved: 0) }
+        guard try folderExists() else { return Loaded(entries: [], quarantined: [], incompleteWritesRemoved: 0) }
         var loaded = Loaded(entries: [], quarantined: [], incompleteWritesRemoved: 0)
         for name in try files.contentsOfDirectory(atPath: folder.path).sorted() {
             let url = folder.appendingPathComponent(name)
             if name.hasPrefix("."), name.hasSuffix(".tmp") {
-                try? files.removeItem(at: url)
-                loaded.incompleteWritesRemoved += 1
+                // Only a regular file is a write this store left unfinished: anything else
+                // named like one (a folder, a link) is not ours to delete, let alone recursively.
+                let type = (try? files.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+                if type == .typeRegular {
+                    try? files.removeItem(at: url)
+                    loaded.incompleteWritesRemoved += 1
+                }
                 continue
             }
             guard name.hasSuffix("." + Self.fileExtension) else { continue }

@@ -34,6 +34,27 @@ import Vetted
         return try #require(bad.problems.first)
     }
 
+    /// A history path that names a file is a clear error, for loading and for saving.
+    @Test func aHistoryPathThatIsAFileSaysSo() throws {
+        try Data("x".utf8).write(to: history.folder)
+        for attempt in [{ _ = try history.load() }, { _ = try history.save(Self.purchase()) }] as [() throws -> Void] {
+            let error = #expect(throws: PurchaseHistory.NotAFolder.self) { try attempt() }
+            #expect(error?.description == "the purchase history \(history.folder.path) is not a folder")
+        }
+    }
+
+    /// A leftover named like an unfinished write but that is a folder is left alone, contents and all.
+    @Test func aTmpLeftoverThatIsAFolderIsNotRemoved() throws {
+        try history.save(Self.purchase())
+        let leftover = history.folder.appendingPathComponent(".1-1-x.purchase.tmp")
+        try FileManager.default.createDirectory(at: leftover, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: leftover.appendingPathComponent("inside"))
+        let loaded = try history.load()
+        #expect(loaded.entries.count == 1)
+        #expect(loaded.incompleteWritesRemoved == 0)
+        #expect(FileManager.default.fileExists(atPath: leftover.appendingPathComponent("inside").path))
+    }
+
     @Test func savedPurchasesLoadBackInOrder() throws {
         let first = try history.save(Self.purchase(id: 1, date: Date(timeIntervalSince1970: 1_600_000_000)))
         try history.save(Self.purchase(id: 3, date: Date(timeIntervalSince1970: 1_700_000_000)))
