@@ -3,12 +3,16 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+@_spi(Scanning) import VettedCore
+import VettedRules
 
 /// Writes a ``JSONValue`` as JSON text that ``JSONParser`` reads back to an equal value.
 ///
 /// Members keep their order; numbers are written as their literal; strings
-/// escape `"`, `\`, control characters and U+2028/U+2029 (so the output is
-/// also safe inside JavaScript); everything else is written as UTF-8.
+/// escape `"`, `\`, control characters (C0, DEL, C1), U+2028/U+2029 (so the
+/// output is also safe inside JavaScript), bidirectional controls, invisible
+/// format characters and noncharacters (so printed output cannot act on a
+/// terminal or hide text); everything else is written as UTF-8.
 public struct JSONWriter: Sendable {
     public enum Style: Sendable, Hashable {
         /// No whitespace at all.
@@ -111,40 +115,45 @@ public struct JSONWriter: Sendable {
 
     static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        for scalar in string.unicodeScalars {
+            let value = scalar.value
+            switch value {
+            case 0x22: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case 0x5C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            case 0xE2:
-                // U+2028 and U+2029 (E2 80 A8/A9) are escaped for JavaScript.
-                let next = utf8.index(after: index)
-                if next != utf8.endIndex, utf8[next] == 0x80 {
-                    let third = utf8.index(after: next)
-                    if third != utf8.endIndex, utf8[third] == 0xA8 || utf8[third] == 0xA9 {
-                        output.append(contentsOf: (utf8[third] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
-                        index = utf8.index(after: third)
-                        continue
-                    }
-                }
-                output.append(byte)
+            case 0x20..<0x7F: output.append(UInt8(truncatingIfNeeded: value))
+            case 0x2028, 0x2029: writeEscape(value, into: &output)  // for JavaScript
             default:
-                output.append(byte)
+                // Controls (C0, DEL, C1), bidirectional controls, invisible format characters
+                // and noncharacters are escaped: printed JSON cannot act on a terminal or hide
+                // text (joiners stay, for emoji sequences).
+                if value < 0x20 || unsafeDisplayCode(scalar, [.tab, .newlines, .joiners]) != nil {
+                    writeEscape(value, into: &output)
+                } else {
+                    UTF8Sequence.append(value, to: &output)
+                }
             }
-            index = utf8.index(after: index)
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX`, or a surrogate pair of them above U+FFFF.
+    private static func writeEscape(_ value: UInt32, into output: inout [UInt8]) {
+        func unit(_ unit: UInt32) {
+            output.append(contentsOf: "\\u".utf8)
+            for shift in [12, 8, 4, 0] { output.append(hexDigits[Int((unit >> UInt32(shift)) & 0x0F)]) }
+        }
+        if value > 0xFFFF {
+            let offset = value - 0x10000
+            unit(0xD800 + (offset >> 10))
+            unit(0xDC00 + (offset & 0x3FF))
+        } else {
+            unit(value)
+        }
     }
 }
 
