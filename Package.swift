@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "VettedPlistTests", dependencies: ["VettedPlist", "VettedJSON", "VettedTestSupport", "foundation-plist-probe"],
             swiftSettings: strictSettings),
-        .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted"], swiftSettings: strictSettings),
+        .testTarget(name: "VetCLITests", dependencies: ["vet", "Vetted", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "VettedMacrosTests",
             dependencies: [

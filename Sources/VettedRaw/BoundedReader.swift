@@ -16,12 +16,17 @@ public enum BoundedReader {
 
     /// The whole of a file, if it holds at most `maxBytes` bytes.
     ///
+    /// Only a regular file is opened unless `acceptingPipes` is set: a FIFO,
+    /// a device or a socket given where a file was expected is refused from its
+    /// metadata (`unreadableInput`), before an open that could block forever
+    /// waiting for a writer. A command-line tool that takes `<(…)` passes `true`.
+    ///
     /// `observe` sees every chunk as it is read (the gate hashes them there),
     /// so nothing has to be read twice.
     public static func read(
-        contentsOfFile path: String, maxBytes: Int, observe: (ArraySlice<UInt8>) -> Void = { _ in }
+        contentsOfFile path: String, maxBytes: Int, acceptingPipes: Bool = false, observe: (ArraySlice<UInt8>) -> Void = { _ in }
     ) throws(VettedError) -> [UInt8] {
-        let opened = try open(path, maxBytes: maxBytes)
+        let opened = try open(path, maxBytes: maxBytes, acceptingPipes: acceptingPipes)
         defer { try? opened.handle.close() }
         return try read(from: opened.handle, maxBytes: maxBytes, expectedSize: opened.size, observe: observe)
     }
@@ -61,16 +66,32 @@ public enum BoundedReader {
     }
 
     /// Opens a file after checking, from its metadata, that it is a readable
-    /// regular file (or a device, pipe or socket) no larger than `maxBytes`.
-    static func open(_ path: String, maxBytes: Int) throws(VettedError) -> (handle: FileHandle, size: Int?) {
-        let attributes: [FileAttributeKey: Any]
+    /// regular file (or, when `acceptingPipes`, a device, pipe or socket) no larger than `maxBytes`.
+    static func open(_ path: String, maxBytes: Int, acceptingPipes: Bool = false) throws(VettedError) -> (handle: FileHandle, size: Int?) {
+        let files = FileManager.default
+        let entry: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            entry = try files.attributesOfItem(atPath: path)
         } catch {
             throw unreadable("no such file, or it cannot be accessed")
         }
-        let type = attributes[.type] as? FileAttributeType
+        var type = entry[.type] as? FileAttributeType
+        var resolved = entry
+        if type == .typeSymbolicLink {
+            // What the link names; a target that is no path (`/dev/fd/63` → `pipe:[…]`) is a pipe.
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            if let targetAttributes = try? files.attributesOfItem(atPath: target), target != path {
+                resolved = targetAttributes
+                type = targetAttributes[.type] as? FileAttributeType
+            } else {
+                type = .typeUnknown
+            }
+        }
         if type == .typeDirectory { throw unreadable("is a directory") }
+        if type != .typeRegular && !acceptingPipes {
+            throw unreadable("is not a regular file (a pipe, a device or a socket): it is not opened, so it cannot block")
+        }
+        let attributes = resolved
         var size: Int?
         if type == .typeRegular, let reported = attributes[.size] as? NSNumber {
             // Size from metadata first: an oversize regular file is refused without reading it.
@@ -108,10 +129,16 @@ public enum BoundedReader {
         let (cap, overflow) = maxBytes.addingReportingOverflow(1)
         let limit = overflow ? maxBytes : cap
         var total = 0
+        var interruptions = 0
         while total < limit {
             let chunk: Data?
             do {
                 chunk = try handle.read(upToCount: Swift.min(chunkSize, limit - total))
+                interruptions = 0
+            } catch where isInterruption(error) && interruptions < 1_000 {
+                // A signal arrived during the read (EINTR): nothing was read; read again.
+                interruptions += 1
+                continue
             } catch {
                 throw unreadable("read failed")
             }
@@ -121,6 +148,13 @@ public enum BoundedReader {
             total = sum
             body(chunk)
         }
+    }
+
+    /// Whether a failed read was only interrupted by a signal (EINTR), perhaps wrapped by Foundation.
+    static func isInterruption(_ error: any Error) -> Bool {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain && error.code == Int(EINTR) { return true }
+        return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map { $0.domain == NSPOSIXErrorDomain && $0.code == Int(EINTR) } ?? false
     }
 
     static func tooLarge(seen: String, maxBytes: Int) -> VettedError {

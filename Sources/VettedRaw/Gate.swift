@@ -8,8 +8,9 @@ public enum ByteSource: Sendable {
     case bytes([UInt8])
     /// Bytes already in memory.
     case data(Data)
-    /// A file: its size is checked from metadata before it is read.
-    case file(path: String)
+    /// A file: its size is checked from metadata before it is read. Only a
+    /// regular file unless `acceptingPipes` (see ``BoundedReader/read(contentsOfFile:maxBytes:acceptingPipes:observe:)``).
+    case file(path: String, acceptingPipes: Bool = false)
     /// A pipe, a socket, standard input: read up to the cap.
     case fileHandle(FileHandle)
 }
@@ -90,8 +91,8 @@ public enum Gate {
         case .data(let data):
             bytes = try BoundedReader.read(data, maxBytes: policy.maxBytes)
             hashers.update(bytes[...])
-        case .file(let path):
-            bytes = try BoundedReader.read(contentsOfFile: path, maxBytes: policy.maxBytes) { hashers.update($0) }
+        case .file(let path, let acceptingPipes):
+            bytes = try BoundedReader.read(contentsOfFile: path, maxBytes: policy.maxBytes, acceptingPipes: acceptingPipes) { hashers.update($0) }
         case .fileHandle(let handle):
             bytes = try BoundedReader.read(from: handle, maxBytes: policy.maxBytes) { hashers.update($0) }
         }

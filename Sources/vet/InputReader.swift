@@ -6,7 +6,8 @@ import Vetted
 /// exit 74 when it cannot be read, 1 when the gate refuses it (size, digest, signature).
 enum InputReader {
     static func admit(_ path: String, policy: GatePolicy, diagnostics: Diagnostics) throws(ExitCode) -> VerifiedBytes {
-        let source: ByteSource = path == "-" ? .fileHandle(.standardInput) : .file(path: path)
+        // A path named on the command line may be a pipe (`<(…)`): the user asked for it.
+        let source: ByteSource = path == "-" ? .fileHandle(.standardInput) : .file(path: path, acceptingPipes: true)
         do {
             return try Gate.admit(source, policy: policy)
         } catch {
@@ -17,7 +18,7 @@ enum InputReader {
     /// A small auxiliary file (a key, a signature): at most 64 KiB.
     static func auxiliary(_ path: String, what: String) throws -> [UInt8] {
         do {
-            return try BoundedReader.read(contentsOfFile: path, maxBytes: 64 << 10)
+            return try BoundedReader.read(contentsOfFile: path, maxBytes: 64 << 10, acceptingPipes: true)
         } catch {
             throw ValidationError("cannot read the \(what) \(path): \(error.message)")
         }

@@ -77,8 +77,9 @@ import Testing
         let indents = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { $0.prefix { $0 == " " }.count }
         let common = indents.min() ?? 0
         return lines.map { line in
-            let trimmedEnd = String(line.reversed().drop { $0 == " " }.reversed())
-            return trimmedEnd.count >= common ? String(trimmedEnd.dropFirst(common)) : trimmedEnd
+            var trimmed = line
+            while trimmed.hasSuffix(" ") { trimmed.removeLast() }
+            return trimmed.count >= common ? String(trimmed.dropFirst(common)) : trimmed
         }
     }
 

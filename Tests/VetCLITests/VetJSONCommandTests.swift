@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Vetted
+import VettedTestSupport
 
 /// Runs the built `vet` and checks its output and exit code.
 struct Vet {
@@ -33,8 +34,8 @@ struct Vet {
         try process.run()
         input.fileHandleForWriting.write(Data(stdin))
         try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
+        let out = try readAll(output.fileHandleForReading)
+        let err = try readAll(error.fileHandleForReading)
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VettedTestSupport
 
 /// Rules the compiler refuses: each declaration is type-checked by `swiftc`
 /// against this build's modules and macro plugin, and the error it prints is
@@ -39,7 +40,7 @@ extension CompileErrorTests {
         process.standardError = output
         process.standardOutput = output
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: try readAll(output.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
         // The first line of each error, without its location.
         return text.split(separator: "\n").compactMap { line in

@@ -67,7 +67,7 @@ enum Python {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let output = try readAll(stdout.fileHandleForReading)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
         return String(decoding: output, as: UTF8.self)

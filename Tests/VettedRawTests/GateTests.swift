@@ -23,6 +23,31 @@ import VettedTestSupport
         #expect(directory?.message == "is a directory")
     }
 
+    /// A FIFO or a device where a file was expected is refused from its metadata,
+    /// never opened (an open of a FIFO without a writer blocks forever); read when asked.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mkfifo"), "needs mkfifo"))
+    func onlyRegularFilesUnlessPipesAreAsked() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("vetted-fifo-\(UUID().uuidString)").path
+        let make = try Process.run(URL(fileURLWithPath: "/usr/bin/mkfifo"), arguments: [fifo])
+        make.waitUntilExit()
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let refusal = "is not a regular file (a pipe, a device or a socket): it is not opened, so it cannot block"
+        for path in [fifo, "/dev/null"] {
+            let error = thrownError { () throws(VettedError) in _ = try BoundedReader.read(contentsOfFile: path, maxBytes: 10) }
+            #expect(error?.code == .unreadableInput)
+            #expect(error?.message == refusal)
+            let gate = thrownError { () throws(VettedError) in _ = try Gate.admit(.file(path: path), policy: GatePolicy(maxBytes: 10)) }
+            #expect(gate?.code == .unreadableInput)
+        }
+        #expect(try BoundedReader.read(contentsOfFile: "/dev/null", maxBytes: 10, acceptingPipes: true) == [])
+        // A link to a regular file reads as the file.
+        let file = try temporaryFile(Array("abc".utf8))
+        let link = file + ".link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        defer { try? FileManager.default.removeItem(atPath: link); try? FileManager.default.removeItem(atPath: file) }
+        #expect(try BoundedReader.read(contentsOfFile: link, maxBytes: 10) == Array("abc".utf8))
+    }
+
     /// A pipe has no size: reading stops at the cap plus one byte.
     @Test func pipesStopAtTheCap() throws {
         let pipe = Pipe()

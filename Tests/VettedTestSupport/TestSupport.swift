@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Testing
 public import VettedCore
 
@@ -40,5 +40,21 @@ public func onThread<T>(stackSize: Int, _ body: @escaping @Sendable () -> T) asy
         let thread = Thread { continuation.resume(returning: body()) }
         thread.stackSize = stackSize
         thread.start()
+    }
+}
+
+/// Everything a pipe delivers until its end. Foundation's `readDataToEndOfFile()`
+/// traps when a signal interrupts the read (EINTR: a child process exiting);
+/// this reads again instead.
+public func readAll(_ handle: FileHandle) throws -> Data {
+    var result = Data()
+    while true {
+        do {
+            guard let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty else { return result }
+            result.append(chunk)
+        } catch let error as NSError
+            where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EINTR) || error.code == Int(EINTR) {
+            continue
+        }
     }
 }
