@@ -164,8 +164,10 @@ public struct PurchaseHistory: Sendable {
         } catch is Purchase.DateBeforeLaunch {
             return fail(.primitive, "dateBeforeLaunch", "the purchase date is before the app's launch")
         } catch let error as VettedError {
-            // The archive's own checks are the structured stage; the property list under it is the format stage.
-            return .failure(ListingsRejected(Problem.all(in: error, direct: archiveCodes.contains(error.code) ? .structured : .format)))
+            // The archive's own checks are the structured stage; a listing's rules the primitive
+            // stage; the property list under them the format stage.
+            let stage: Problem.Stage = archiveCodes.contains(error.code) ? .structured : ruleCodes.contains(error.code) ? .primitive : .format
+            return .failure(ListingsRejected(Problem.all(in: error, direct: stage)))
         } catch {
             return .failure(ListingsRejected(Problem.all(in: error, direct: .structured)))
         }
@@ -174,6 +176,13 @@ public struct PurchaseHistory: Sendable {
         }
         return .success(purchase)
     }
+
+    /// The codes of the rules an archived listing keeps to (`Listing`'s).
+    private static let ruleCodes: Set<VettedError.Code> = [
+        .outOfRange, .tooShort, .tooLong, .empty, .patternMismatch, .invalidPattern, .notAllowed, .notUnique, .tooEarly, .tooLate,
+        .nonFiniteDate, .invalidURL, .schemeNotAllowed, .hostNotAllowed, .userInfoNotAllowed, .ipHostNotAllowed, .confusableHost,
+        .relationViolated, .nulCharacter, .controlCharacter, .bidiControl, .invisibleCharacter, .nonCharacter,
+    ]
 
     private static let archiveCodes: Set<VettedError.Code> = [
         .notAKeyedArchive, .archiveCorrupted, .classNotAllowed, .secureCodingNotSupported, .typeMismatch, .archiveCycle, .decodingFailed,

@@ -52,4 +52,17 @@ import Testing
         #expect(tampered.stdout.contains("raw stage · $ · truncated"))
         #expect(try run(junk, ["history", "--history", history]).stdout == "no purchases\n")
     }
+
+    /// A FIFO given as the server's key is refused at once: it is never opened, so it cannot hang.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mkfifo"), "needs mkfifo"))
+    func aFIFOAsTheServerKeyIsRefusedWithoutHanging() throws {
+        let folder = try temporaryFolder("fifo-key")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("server.pub").path
+        let make = try Process.run(URL(fileURLWithPath: "/usr/bin/mkfifo"), arguments: [fifo])
+        make.waitUntilExit()
+        let result = try run(executable("junk"), ["listings", "--server", "http://127.0.0.1:9", "--server-key", fifo])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("is not a regular file"))
+    }
 }

@@ -43,6 +43,29 @@ import Vetted
         }
     }
 
+    /// A FIFO named like a purchase is quarantined from its metadata, never opened (which would block).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mkfifo"), "needs mkfifo"))
+    func aFIFOInTheHistoryIsQuarantinedWithoutBlocking() throws {
+        try history.save(Self.purchase())
+        let fifo = history.folder.appendingPathComponent("x.purchase")
+        let make = try Process.run(URL(fileURLWithPath: "/usr/bin/mkfifo"), arguments: [fifo.path])
+        make.waitUntilExit()
+        let problem = try onlyProblem(of: "x.purchase")
+        #expect(problem.stage == .raw)
+        #expect(problem.code == "unreadableInput")
+        #expect(try history.load().entries.count == 1)
+    }
+
+    /// An archived listing that breaks `Listing`'s rules is a primitive-stage problem at its path.
+    @Test func anArchivedListingOutOfRangeIsQuarantined() throws {
+        let purchase = Purchase(listing: ArchiveListing(id: 0, name: "Lamp", tags: ["music"]), date: Date(timeIntervalSince1970: 1_700_000_000), receipt: Data([1]))
+        let name = try write(archive: try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true))
+        let problem = try onlyProblem(of: name)
+        #expect(problem.stage == .primitive)
+        #expect(problem.code == "outOfRange")
+        #expect(problem.path == "$.root.listing.id")
+    }
+
     /// A leftover named like an unfinished write but that is a folder is left alone, contents and all.
     @Test func aTmpLeftoverThatIsAFolderIsNotRemoved() throws {
         try history.save(Self.purchase())
