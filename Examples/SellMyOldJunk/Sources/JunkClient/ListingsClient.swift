@@ -18,14 +18,19 @@ public struct ListingsClient: Sendable {
     public var timeout: TimeAmount = .seconds(10)
     private let http: HTTPClient
 
-    /// Uses `http` (the caller shuts it down), or the shared client.
-    public init(baseURL: String, trustedKeys: TrustedKeys, http: HTTPClient = .shared) {
+    /// Uses `http` (the caller shuts it down), or ``standardHTTP``: never a client
+    /// that follows redirects, so a response from another host is never accepted.
+    public init(baseURL: String, trustedKeys: TrustedKeys, http: HTTPClient = ListingsClient.standardHTTP) {
         self.baseURL = baseURL
         self.trustedKeys = trustedKeys
         self.http = http
     }
 
-    /// A client with its own connection pool and connect/read timeouts.
+    /// The process's client for ``ListingsClient``s given none: redirects refused, with
+    /// timeouts (like `HTTPClient.shared`, it lives as long as the process).
+    public static let standardHTTP = makeHTTPClient()
+
+    /// A client with its own connection pool and connect/read timeouts, refusing redirects.
     public static func makeHTTPClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import JunkClient
 import JunkDemo
 import JunkModel
@@ -30,6 +32,19 @@ import Vetted
             unknownKey.trustedKeys = try TrustedKeys([SigningKey.generate(.ed25519, keyID: try KeyID("someone-else")).verificationKey])
             let unknown = await #expect(throws: ListingsRejected.self) { try await unknownKey.listings() }
             #expect(unknown?.problems.map { "\($0.stage) \($0.path) \($0.code)" } == ["raw $ unknownKeyID"])
+        }
+    }
+
+    /// A redirect, to another host or not, is a status the client refuses, never a hop it takes.
+    @Test func aRedirectIsNeverFollowed() async throws {
+        let router = Router()
+        router.get("/listings") { _, _ in Response(status: .found, headers: [.location: "http://203.0.113.7/listings"]) }
+        try await Application(router: router).test(.live) { client in
+            let port = try #require(client.port)
+            let junk = ListingsClient(
+                baseURL: "http://127.0.0.1:\(port)", trustedKeys: try TrustedKeys([SigningKey.generate(.ed25519).verificationKey]))
+            let rejected = await #expect(throws: ListingsRejected.self) { try await junk.listings() }
+            #expect(rejected?.problems.map { "\($0.stage) \($0.code) \($0.message)" } == ["raw httpStatus the server answered 302"])
         }
     }
 
