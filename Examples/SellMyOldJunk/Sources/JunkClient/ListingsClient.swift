@@ -46,11 +46,33 @@ public struct ListingsClient: Sendable {
 
     /// The raw stage of a GET: status, declared length, digest, signature.
     public func fetchVerified(path: String) async throws -> VerifiedBytes {
-        let response = try await http.execute(HTTPClientRequest(url: baseURL + path), timeout: timeout)
-        guard response.status == .ok else {
-            throw ListingsRejected([Problem(stage: .raw, path: "$", code: "httpStatus", message: "the server answered \(response.status.code)")])
+        try await withinDeadline { [self] in
+            let response = try await http.execute(HTTPClientRequest(url: baseURL + path), timeout: timeout)
+            guard response.status == .ok else {
+                throw ListingsRejected([Problem(stage: .raw, path: "$", code: "httpStatus", message: "the server answered \(response.status.code)")])
+            }
+            return try await verify(response, maximumBytes: maximumResponseBytes)
         }
-        return try await verify(response, maximumBytes: maximumResponseBytes)
+    }
+
+    /// `exchange` — request, response head and the whole body — within ``timeout``:
+    /// AsyncHTTPClient's own deadline ends at the head, so a server that trickles its
+    /// body would otherwise hold the client as long as it likes.
+    func withinDeadline<T: Sendable>(_ exchange: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = timeout
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await exchange() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, timeout.nanoseconds)))
+                let seconds = Double(timeout.nanoseconds) / 1e9
+                throw ListingsRejected([
+                    Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: "the exchange did not end within \(seconds) s")
+                ])
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
     }
 
     /// Length, digest and signature of any response of the server.
@@ -91,12 +113,14 @@ public struct ListingsClient: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await http.execute(request, timeout: timeout)
-        let verified = try await verify(response, maximumBytes: 256 * 1024)
+        let (status, verified) = try await withinDeadline { [self, request] in
+            let response = try await http.execute(request, timeout: timeout)
+            return (Int(response.status.code), try await verify(response, maximumBytes: 256 * 1024))
+        }
         do {
             let decoder = VettedJSONDecoder()
             decoder.limits = Limits(maxInputBytes: 256 * 1024, maxDepth: 4)
-            return (Int(response.status.code), try decoder.decode(ProblemReport.self, from: verified.bytes).errors)
+            return (status, try decoder.decode(ProblemReport.self, from: verified.bytes).errors)
         } catch {
             throw ListingsRejected(Problem.all(in: error, direct: .format))
         }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import JunkClient
@@ -45,6 +46,37 @@ import Vetted
                 baseURL: "http://127.0.0.1:\(port)", trustedKeys: try TrustedKeys([SigningKey.generate(.ed25519).verificationKey]))
             let rejected = await #expect(throws: ListingsRejected.self) { try await junk.listings() }
             #expect(rejected?.problems.map { "\($0.stage) \($0.code) \($0.message)" } == ["raw httpStatus the server answered 302"])
+        }
+    }
+
+    /// One deadline covers the whole exchange: a server that sends its head at once
+    /// and then trickles its body is cut off at the client's timeout.
+    @Test func aTrickledBodyRunsIntoTheDeadline() async throws {
+        // Well-formed digest and signature headers, so that the client goes on to read the body.
+        let key = SigningKey.generate(.ed25519)
+        var headers: HTTPFields = [.contentType: "application/json"]
+        headers[try #require(HTTPField.Name(ListingsAPI.digestHeader))] = ListingsAPI.digestHeaderValue(
+            base64: Data(DigestAlgorithm.sha256.digest(of: Array(" ".utf8))).base64EncodedString())
+        headers[try #require(HTTPField.Name(ListingsAPI.signatureHeader))] = try DetachedSignature.sign(Data(" ".utf8), with: key).base64
+        let router = Router()
+        router.get("/listings") { [headers] _, _ in
+            Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    for _ in 0..<600 {
+                        try await writer.write(ByteBuffer(string: " "))
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        try await Application(router: router).test(.live) { client in
+            let port = try #require(client.port)
+            var junk = ListingsClient(
+                baseURL: "http://127.0.0.1:\(port)", trustedKeys: try TrustedKeys([SigningKey.generate(.ed25519).verificationKey]))
+            junk.timeout = .seconds(1)
+            let rejected = await #expect(throws: ListingsRejected.self) { try await junk.listings() }
+            #expect(rejected?.problems.map { "\($0.stage) \($0.code)" } == ["raw deadlineExceeded"])
         }
     }
 
