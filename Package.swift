@@ -29,7 +29,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // 4.x: CryptoExtras reads and writes Ed25519 keys as PKCS#8 / SubjectPublicKeyInfo.
+        .package(url: "https://github.com/apple/swift-crypto", "4.0.0"..<"5.0.0"),
+        // RFC 8941/9651 structured fields, for RFC 9421 HTTP message signatures.
+        .package(url: "https://github.com/apple/swift-http-structured-headers", from: "1.1.0"),
         // For VettedMacros only: the toolchain's own major version (603 for Swift 6.3).
         .package(url: "https://github.com/swiftlang/swift-syntax", "603.0.0"..<"604.0.0"),
     ],
@@ -38,9 +41,15 @@ let package = Package(
         .target(name: "VettedCore", swiftSettings: strictSettings),
         // Format-agnostic validation rules: ranges, lengths, patterns, URLs, dates.
         .target(name: "VettedRules", dependencies: ["VettedCore"], swiftSettings: strictSettings),
-        // The raw stage: bounded reads, digests, signatures, envelopes.
+        // The raw stage: bounded reads, digests, signatures, envelopes, HTTP message signatures, PEM keys.
         .target(
-            name: "VettedRaw", dependencies: ["VettedCore", .product(name: "Crypto", package: "swift-crypto")],
+            name: "VettedRaw",
+            dependencies: [
+                "VettedCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers"),
+            ],
             swiftSettings: strictSettings),
         // The strict JSON parser, JSONValue, the writer and the decoder.
         .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),

@@ -162,8 +162,12 @@ public struct SigningKey: Sendable {
         return KeyFile.line(kind: kind, algorithm: algorithm, keyID: keyID, key: rawRepresentation)
     }
 
-    /// A key from the text of a private or secret key file.
+    /// A key from the text of a private or secret key file: Vetted's one line, or PEM (PKCS#8 or SEC 1).
     public init(fileText: String) throws(VettedError) {
+        if PEMKey.isPEM(fileText) {
+            try self.init(pemRepresentation: fileText)
+            return
+        }
         let line = try KeyFile.parse(fileText, kinds: [KeyFile.private, KeyFile.secret])
         try self.init(line.algorithm, rawRepresentation: line.key, keyID: line.keyID)
     }
@@ -262,8 +266,13 @@ public struct VerificationKey: Sendable {
         return KeyFile.line(kind: kind, algorithm: algorithm, keyID: keyID, key: rawRepresentation)
     }
 
-    /// A key from the text of a public or secret key file.
+    /// A key from the text of a public or secret key file: Vetted's one line, or
+    /// SubjectPublicKeyInfo PEM (its id derived from the key).
     public init(fileText: String) throws(VettedError) {
+        if PEMKey.isPEM(fileText) {
+            try self.init(pemRepresentation: fileText)
+            return
+        }
         let line = try KeyFile.parse(fileText, kinds: [KeyFile.public, KeyFile.secret])
         try self.init(line.algorithm, rawRepresentation: line.key, keyID: line.keyID)
     }
@@ -281,7 +290,13 @@ public struct TrustedKeys: Sendable {
     }
 
     /// Keys from a key ring: one key file line per line; blank lines and lines starting with `#` are skipped.
+    ///
+    /// A PEM public key file (`-----BEGIN PUBLIC KEY-----`) is read as one key, its id derived from the key.
     public init(fileText: String) throws(VettedError) {
+        if PEMKey.isPEM(fileText) {
+            try insert(try VerificationKey(pemRepresentation: fileText))
+            return
+        }
         for (number, line) in fileText.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
@@ -357,14 +372,24 @@ extension SigningKey {
     ///
     /// Neither file may exist: keys are never overwritten (`keyFileExists`).
     /// The private key's file is created with mode 0600 before the key is
-    /// written, and synced; the public key's is 0644.
-    public func writeKeyFiles(privateKeyPath: String, publicKeyPath: String) throws(VettedError) {
+    /// written, and synced; the public key's is 0644. In ``KeyFileFormat/pem``
+    /// the private key is PKCS#8 and the public key SubjectPublicKeyInfo (HMAC
+    /// secrets have no PEM form: `unsupportedAlgorithm`).
+    public func writeKeyFiles(privateKeyPath: String, publicKeyPath: String, format: KeyFileFormat = .vetted) throws(VettedError) {
         let paths = algorithm.isSymmetric ? [privateKeyPath] : [privateKeyPath, publicKeyPath]
         for path in paths where FileManager.default.fileExists(atPath: path) {
             throw VettedError(code: .keyFileExists, message: "\(path) exists; not overwriting it")
         }
-        try Self.write(fileText, to: privateKeyPath, mode: 0o600)
-        if !algorithm.isSymmetric { try Self.write(verificationKey.fileText, to: publicKeyPath, mode: 0o644) }
+        switch format {
+        case .vetted:
+            try Self.write(fileText, to: privateKeyPath, mode: 0o600)
+            if !algorithm.isSymmetric { try Self.write(verificationKey.fileText, to: publicKeyPath, mode: 0o644) }
+        case .pem:
+            let privateText = try pemRepresentation
+            let publicText = try verificationKey.pemRepresentation
+            try Self.write(privateText, to: privateKeyPath, mode: 0o600)
+            try Self.write(publicText, to: publicKeyPath, mode: 0o644)
+        }
     }
 
     /// Creates the file empty with `mode` first, then writes: key material never sits in a wider-open file.

@@ -31,4 +31,31 @@ extension VettedError.Code {
     public static let keyFileExists = Self("keyFileExists")
     /// A key file that could not be created or written.
     public static let unwritableKeyFile = Self("unwritableKeyFile")
+
+    /// An HTTP message (as read from bytes, or a field value to be signed) that does not follow HTTP's syntax.
+    public static let malformedHTTPMessage = Self("malformedHTTPMessage")
+    /// A `Signature-Input` or `Signature` field that is not what RFC 9421 prescribes.
+    public static let malformedHTTPSignature = Self("malformedHTTPSignature")
+    /// No `Signature-Input` or `Signature` field, or no member with the label asked for.
+    public static let missingHTTPSignature = Self("missingHTTPSignature")
+    /// A signature field longer than the limit, refused before it is parsed.
+    public static let httpFieldTooLarge = Self("httpFieldTooLarge")
+    /// More signatures in one message than the limit.
+    public static let tooManyHTTPSignatures = Self("tooManyHTTPSignatures")
+    /// More covered components in one signature than the limit.
+    public static let tooManyCoveredComponents = Self("tooManyCoveredComponents")
+    /// A covered component this library does not compute (or one that is not part of this kind of message).
+    public static let unsupportedComponent = Self("unsupportedComponent")
+    /// A covered header field that is not in the message.
+    public static let missingComponent = Self("missingComponent")
+    /// A component the policy requires that the signature does not cover.
+    public static let uncoveredComponent = Self("uncoveredComponent")
+    /// A signature without a parameter the verifier needs (`keyid`, `created`).
+    public static let missingSignatureParameter = Self("missingSignatureParameter")
+    /// A signature older than the policy's maximum age, or past its `expires`.
+    public static let signatureExpired = Self("signatureExpired")
+    /// A signature created later than now plus the allowed clock skew.
+    public static let signatureNotYetValid = Self("signatureNotYetValid")
+    /// A signature whose `tag` is not the one the policy expects.
+    public static let unexpectedSignatureTag = Self("unexpectedSignatureTag")
 }

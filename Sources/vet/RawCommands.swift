@@ -70,6 +70,7 @@ struct GateOptions: ParsableArguments {
 }
 
 extension DigestAlgorithm: ExpressibleByArgument {}
+extension KeyFileFormat: ExpressibleByArgument {}
 
 extension SignatureAlgorithm: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
@@ -150,6 +151,11 @@ struct KeygenCommand: ParsableCommand {
             Key files are one line: `vetted-private-key-v1 ALGORITHM KEYID BASE64` (public:
             vetted-public-key-v1). An HMAC secret is both keys: only OUTPUT.key is written, and it
             is what verifiers pass to --key. Existing files are never overwritten.
+
+            With --format pem (Ed25519 and P-256): OUTPUT.key.pem (PKCS#8, mode 0600) and
+            OUTPUT.pub.pem (SubjectPublicKeyInfo), which OpenSSL reads. PEM carries no key id:
+            every reader derives the same one from the key. Every command that takes --key
+            reads either format.
             """)
 
     @Option(help: "ed25519, p256 or hmac-sha256.")
@@ -161,6 +167,18 @@ struct KeygenCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Path prefix of the files to write.")
     var output = "vetted"
 
+    @Option(help: "vetted (one line, with the key id) or pem (PKCS#8 and SubjectPublicKeyInfo).")
+    var format: KeyFileFormat = .vetted
+
+    func validate() throws {
+        if format == .pem, algorithm.isSymmetric {
+            throw ValidationError("--format pem: an HMAC secret has no PEM form; use --format vetted")
+        }
+        if format == .pem, keyID != nil {
+            throw ValidationError("--key-id: a PEM file carries no key id; readers derive it from the key")
+        }
+    }
+
     func run() throws {
         let id: KeyID?
         do {
@@ -169,10 +187,11 @@ struct KeygenCommand: ParsableCommand {
             throw ValidationError("--key-id: \(error.message)")
         }
         let key = SigningKey.generate(algorithm, keyID: id)
-        let privatePath = output + ".key"
-        let publicPath = output + ".pub"
+        let suffix = format == .pem ? ".pem" : ""
+        let privatePath = output + ".key" + suffix
+        let publicPath = output + ".pub" + suffix
         do {
-            try key.writeKeyFiles(privateKeyPath: privatePath, publicKeyPath: publicPath)
+            try key.writeKeyFiles(privateKeyPath: privatePath, publicKeyPath: publicPath, format: format)
         } catch {
             throw ValidationError(error.message)
         }
