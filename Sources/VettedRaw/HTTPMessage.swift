@@ -66,6 +66,26 @@ public struct HTTPMessage: Sendable, Hashable {
         append("Content-Digest", ContentDigest.fieldValue(algorithm, of: body))
     }
 
+    /// The message as HTTP/1.1 sends it: start line, field lines, an empty line, the body.
+    /// A request goes in origin form, with a `Host` field from its target URI when it has none.
+    public var wireBytes: [UInt8] {
+        var head: String
+        switch start {
+        case .response(let status):
+            head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\n"
+        case .request(let method, let targetURI):
+            let uri = URLComponents(string: targetURI)
+            let path = uri.map { $0.percentEncodedPath.isEmpty ? "/" : $0.percentEncodedPath } ?? "/"
+            let query = uri?.percentEncodedQuery.map { "?" + $0 } ?? ""
+            head = "\(method) \(path)\(query) HTTP/1.1\r\n"
+            if values(of: "host").isEmpty, let host = uri?.percentEncodedHost {
+                head += "Host: \(host)\(uri?.port.map { ":\($0)" } ?? "")\r\n"
+            }
+        }
+        for field in fields { head += "\(field.name): \(field.value)\r\n" }
+        return Array((head + "\r\n").utf8) + body
+    }
+
     /// Every line of each field, by lower-case name: built once per verification,
     /// so looking up covered components is not a scan per component.
     func fieldIndex() -> [String: [String]] {

@@ -10,6 +10,12 @@ public struct HTTPComponent: Sendable, Hashable, CustomStringConvertible {
 
     private init(uncheckedName name: String) { self.name = name }
 
+    /// A component by its identifier: a derived one (`@status`) or a field name (any case).
+    /// Unknown derived names are `unsupportedComponent`; names that are not tokens, `malformedHTTPSignature`.
+    public init(_ identifier: String) throws(VettedError) {
+        self = try .parsed(identifier.hasPrefix("@") ? identifier : identifier.lowercased(), path: [])
+    }
+
     /// A header field, by name (any case; kept lower-case).
     public static func field(_ name: String) -> HTTPComponent { HTTPComponent(uncheckedName: name.lowercased()) }
 
