@@ -35,7 +35,7 @@ let package = Package(
             dependencies: [
                 .product(name: "VettedCore", package: "Vetted"), .product(name: "VettedRules", package: "Vetted"),
                 .product(name: "VettedJSON", package: "Vetted"), .product(name: "VettedArchive", package: "Vetted"),
-                .product(name: "VettedMacros", package: "Vetted"),
+                .product(name: "VettedMacros", package: "Vetted"), .product(name: "VettedRaw", package: "Vetted"),
             ],
             swiftSettings: strictSettings),
         // The listings server: Hummingbird routes, GRDB storage, signed responses.

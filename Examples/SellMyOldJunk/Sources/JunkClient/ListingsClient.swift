@@ -5,9 +5,9 @@ public import NIOCore
 import NIOHTTP1
 public import Vetted
 
-/// The validating client: every response passes the raw stage (size cap,
-/// SHA-256 digest, Ed25519 signature by the pinned server key), then the
-/// parser, then decoding with the talk's rules.
+/// The validating client: every response passes the raw stage (size cap, an
+/// RFC 9421 signature by the pinned server key covering status, media type and
+/// `Content-Digest`, the body's SHA-256), then the parser, then decoding with the talk's rules.
 public struct ListingsClient: Sendable {
     public var baseURL: String
     /// The server's public key, pinned: the only key whose signatures are accepted.
@@ -75,25 +75,25 @@ public struct ListingsClient: Sendable {
         }
     }
 
-    /// Length, digest and signature of any response of the server.
+    /// Length, then the RFC 9421 signature (by the pinned key, under
+    /// ``ListingsAPI/signaturePolicy``) and the body's `Content-Digest`, of any response of the server.
     func verify(_ response: HTTPClientResponse, maximumBytes: Int) async throws -> VerifiedBytes {
-        func rejected(_ code: String, _ message: String) -> ListingsRejected {
-            ListingsRejected([Problem(stage: .raw, path: "$", code: code, message: message)])
-        }
         if let declared = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), declared > maximumBytes {
-            throw rejected("inputSizeLimitExceeded", "the response is \(declared) bytes; the limit is \(maximumBytes)")
-        }
-        guard let digestHeader = response.headers.first(name: ListingsAPI.digestHeader),
-            let digestBase64 = ListingsAPI.sha256(fromDigestHeader: digestHeader)
-        else { throw rejected("missingDigest", "no SHA-256 Content-Digest header") }
-        guard let signatureHeader = response.headers.first(name: ListingsAPI.signatureHeader) else {
-            throw rejected("missingSignature", "no \(ListingsAPI.signatureHeader) header")
+            throw ListingsRejected([
+                Problem(stage: .raw, path: "$", code: "inputSizeLimitExceeded", message: "the response is \(declared) bytes; the limit is \(maximumBytes)")
+            ])
         }
         do {
-            let policy = GatePolicy(
-                maxBytes: maximumBytes, digest: try ExpectedDigest(.sha256, base64: digestBase64),
-                signature: .detached(try DetachedSignature(base64: signatureHeader), trusting: trustedKeys))
-            return try await Gate.admit(response.body.map(\.readableBytesView), policy: policy)
+            let bounded = try await Gate.admit(response.body.map(\.readableBytesView), policy: GatePolicy(maxBytes: maximumBytes))
+            let message = HTTPMessage(
+                status: Int(response.status.code), fields: response.headers.map { HTTPMessage.Field(name: $0.name, value: $0.value) },
+                body: bounded.bytes)
+            let verified = try HTTPSignatures.verify(message, trusting: trustedKeys, policy: ListingsAPI.signaturePolicy)
+            guard let body = verified.body else {
+                // The policy requires content-digest, so a verified signature always vouches for the body.
+                throw VettedError(code: .uncoveredComponent, message: "the signature does not cover the body")
+            }
+            return body
         } catch let error as VettedError {
             throw ListingsRejected(Problem.all(in: error, direct: .raw))
         }

@@ -83,7 +83,7 @@ public enum Demo {
         print("\n" + t.bold("1. junk listings") + t.dim("  — GET /listings, then every stage"))
         let checked = try await client.listings()
         if let report = checked.report {
-            print("   raw: \(report.byteCount) bytes ≤ cap · SHA-256 matches · signed by \(report.signedBy.map(\.rawValue) ?? "-")")
+            print("   raw: \(report.byteCount) bytes ≤ cap · SHA-256 matches Content-Digest · signed by \(report.signedBy.map(\.rawValue) ?? "-") (RFC 9421)")
         }
         print("   format, primitive, structured: \(checked.listings.count) listings decoded with the talk's rules")
         print(t.table(checked.listings).split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))

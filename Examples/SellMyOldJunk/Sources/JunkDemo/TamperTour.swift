@@ -15,6 +15,8 @@ public struct TamperStep: Sendable {
         case bodyBeforeSigning(@Sendable ([UInt8]) -> [UInt8])
         /// The body, after signing (the digest recomputed: a man in the middle who knows the format).
         case bodyAfterSigning(@Sendable ([UInt8]) -> [UInt8])
+        /// The response's RFC 9421 signature.
+        case signature(ListingsService.SignatureTamper)
         /// A history file, given the folder and the file of a genuine purchase.
         case historyFile(@Sendable (_ folder: URL, _ genuine: URL) throws -> Void)
     }
@@ -63,7 +65,19 @@ extension TamperStep {
                 var body = body
                 if !body.isEmpty { body[body.count / 2] ^= 0x04 }
                 return body
-            }, caughtAt: .raw, "$", "signatureMismatch"),
+            }, caughtAt: .raw, "$.signature.junk", "signatureMismatch"),
+        TamperStep(
+            "covers nothing", "a valid signature by the server's key that covers no component",
+            .signature(.coversNothing), caughtAt: .raw, "$[\"signature-input\"].junk", "uncoveredComponent"),
+        TamperStep(
+            "replayed signature", "a genuine signature made an hour ago, replayed",
+            .signature(.replayed(seconds: 3_600)), caughtAt: .raw, "$[\"signature-input\"].junk", "signatureExpired"),
+        TamperStep(
+            "unknown key", "signed by a key the client never pinned",
+            .signature(.unknownKey), caughtAt: .raw, "$[\"signature-input\"].junk", "unknownKeyID"),
+        TamperStep(
+            "stripped signature", "Signature-Input and Signature removed in transit",
+            .signature(.stripped), caughtAt: .raw, "$", "missingHTTPSignature"),
         TamperStep(
             "oversize body", "5 MB of padding appended to a signed response",
             .bodyBeforeSigning { $0 + [UInt8](repeating: 0x20, count: 5_000_000) }, caughtAt: .raw, "$", "inputSizeLimitExceeded"),
@@ -146,6 +160,8 @@ public struct TamperTour: Sendable {
             service.setTamperHook(.init(.beforeSigning, transform))
         case .bodyAfterSigning(let transform):
             service.setTamperHook(.init(.afterSigning, transform))
+        case .signature(let tamper):
+            service.setTamperHook(.init(.signature(tamper)))
         case .historyFile(let write):
             let genuine = try history.save(Purchase(listing: Listing.samples[0].archived, date: Date(), receipt: Data(repeating: 7, count: 16)))
             try write(history.folder, genuine)

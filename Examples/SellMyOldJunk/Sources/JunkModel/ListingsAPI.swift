@@ -1,14 +1,24 @@
 import Foundation
 public import VettedCore
 public import VettedJSON
+public import VettedRaw
 
 // What server and client agree on besides the model: paths, headers, limits.
 
 public enum ListingsAPI {
     /// `Content-Digest: sha-256=:BASE64:` (RFC 9530) — the SHA-256 of the body.
     public static let digestHeader = "Content-Digest"
-    /// A Vetted detached signature (`VSIG`) of the body, base64.
-    public static let signatureHeader = "Vetted-Signature"
+    /// What the server's RFC 9421 signature on every response covers: the status,
+    /// the media type and, through `Content-Digest`, the body.
+    public static let signedComponents: [HTTPComponent] = [.status, .field("content-type"), .field("content-digest")]
+    /// The `tag` of the server's signatures: a signature made for another application is refused.
+    public static let signatureTag = "sell-my-old-junk"
+    /// The label of the server's signature in `Signature-Input` and `Signature`.
+    public static let signatureLabel = "junk"
+    /// What the client demands of a response's signature: ``signedComponents`` covered,
+    /// ``signatureTag``, at most five minutes old (one minute of clock skew).
+    public static let signaturePolicy = HTTPSignaturePolicy(
+        requiring: signedComponents, maximumAge: .seconds(300), clockSkew: .seconds(60), expectedTag: signatureTag)
     /// The largest listing a client may POST.
     public static let maximumPostBytes = 64 * 1024
     /// The largest `GET /listings` response a client accepts by default.
@@ -29,14 +39,4 @@ public enum ListingsAPI {
 
     /// The header value for a SHA-256 digest given as base64.
     public static func digestHeaderValue(base64 digest: String) -> String { "sha-256=:\(digest):" }
-
-    /// The base64 SHA-256 digest in a `Content-Digest` value, or nil when the value has no `sha-256` member.
-    public static func sha256(fromDigestHeader value: String) -> String? {
-        for member in value.split(separator: ",") {
-            let trimmed = member.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("sha-256=:"), trimmed.hasSuffix(":"), trimmed.count > "sha-256=::".count else { continue }
-            return String(trimmed.dropFirst("sha-256=:".count).dropLast())
-        }
-        return nil
-    }
 }

@@ -3,12 +3,14 @@ public import Hummingbird
 import HTTPTypes
 public import JunkModel
 import Synchronization
-import Vetted
+public import Vetted
 
 /// The routes of the listings server.
 ///
-/// Every response carries a SHA-256 `Content-Digest` and an Ed25519
-/// `Vetted-Signature` of its body (error reports too).
+/// Every response (error reports too) carries a SHA-256 `Content-Digest` of
+/// its body and an RFC 9421 signature by the server's Ed25519 key
+/// (`Signature-Input`/`Signature`, label `junk`) covering `@status`,
+/// `content-type` and `content-digest`, with `created`, `keyid`, `alg` and `tag`.
 ///
 /// - `GET /listings[?tag=TAG]`: the listings as the talk's JSON.
 ///   The server decodes its own body with the talk's rules before it signs it:
@@ -22,64 +24,106 @@ public final class ListingsService: Sendable {
     public let identity: ServerIdentity
     /// Signed bodies by tag, and a generation that every change bumps (a body
     /// read before a change is never cached after it).
-    private let cache = Mutex<(generation: Int, bodies: [String: SignedBody])>((0, [:]))
+    private let cache = Mutex<(generation: Int, bodies: [String: [UInt8]])>((0, [:]))
     private let tamper = Mutex<TamperHook?>(nil)
-    private let names: HeaderNames
 
     public init(store: ListingsStore, identity: ServerIdentity) throws {
         self.store = store
         self.identity = identity
-        self.names = try HeaderNames()
-    }
-
-    /// A body and the headers that vouch for it.
-    public struct SignedBody: Sendable {
-        public var body: [UInt8]
-        public var digestBase64: String
-        public var signatureBase64: String
     }
 
     /// For the demo's tamper tour only: what a compromised server (before
     /// signing) or a man in the middle (after signing) does to a response.
     public struct TamperHook: Sendable {
-        public enum Point: Sendable { case beforeSigning, afterSigning }
+        public enum Point: Sendable {
+            /// The body is changed, then signed.
+            case beforeSigning
+            /// The body is changed after signing, its `Content-Digest` recomputed.
+            case afterSigning
+            /// The body is left alone; the signature is made (or mangled) as `SignatureTamper` says.
+            case signature(SignatureTamper)
+        }
         public var point: Point
         public var transform: @Sendable ([UInt8]) -> [UInt8]
-        public init(_ point: Point, _ transform: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+        public init(_ point: Point, _ transform: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }) {
             self.point = point
             self.transform = transform
         }
     }
 
+    /// What can go wrong with a response's signature.
+    public enum SignatureTamper: Sendable {
+        /// A valid signature by the server's key that covers no component.
+        case coversNothing
+        /// A genuine signature made `seconds` ago, replayed.
+        case replayed(seconds: Int)
+        /// Signed by a key the client does not know.
+        case unknownKey
+        /// `Signature-Input` and `Signature` removed in transit.
+        case stripped
+    }
+
     /// Sets (or clears) the tamper hook for the responses that follow.
     public func setTamperHook(_ hook: TamperHook?) { tamper.withLock { $0 = hook } }
 
-    /// The signed `GET /listings` body for `tag` (all listings when nil).
-    public func signedListings(tagged tag: Listing.Tag?) async throws -> SignedBody {
+    /// The signed `GET /listings` response for `tag` (all listings when nil).
+    public func signedListings(tagged tag: Listing.Tag?) async throws -> HTTPMessage {
         let hook = tamper.withLock { $0 }
         let cacheKey = tag?.rawValue ?? ""
         let (generation, cached) = cache.withLock { ($0.generation, $0.bodies[cacheKey]) }
-        if hook == nil, let cached { return cached }
-        var body = try Self.encoder.encode(try await store.listings(tagged: tag)).map { $0 }
-        // Validate first: the server refuses to sign what its own rules reject.
-        _ = try Self.decoder.decode([Listing].self, from: body)
-        if let hook, hook.point == .beforeSigning { body = hook.transform(body) }
-        var signed = try sign(body)
-        if let hook, hook.point == .afterSigning {
+        var body: [UInt8]
+        if hook == nil, let cached {
+            body = cached
+        } else {
+            body = try Self.encoder.encode(try await store.listings(tagged: tag)).map { $0 }
+            // Validate first: the server refuses to sign what its own rules reject.
+            _ = try Self.decoder.decode([Listing].self, from: body)
+            if hook == nil {
+                let validated = body
+                cache.withLock { if $0.generation == generation { $0.bodies[cacheKey] = validated } }
+            }
+        }
+        guard let hook else { return try sign(status: 200, body) }
+        switch hook.point {
+        case .beforeSigning:
+            return try sign(status: 200, hook.transform(body))
+        case .afterSigning:
             // A man in the middle changes the body and, knowing the format, fixes the digest; not the signature.
-            signed.body = hook.transform(body)
-            signed.digestBase64 = Data(DigestAlgorithm.sha256.digest(of: signed.body)).base64EncodedString()
+            var message = try sign(status: 200, body)
+            message.body = hook.transform(body)
+            message.setContentDigest(.sha256)
+            return message
+        case .signature(let tamper):
+            return try sign(status: 200, body, tamper: tamper)
         }
-        if hook == nil {
-            cache.withLock { if $0.generation == generation { $0.bodies[cacheKey] = signed } }
-        }
-        return signed
     }
 
-    private func sign(_ body: [UInt8]) throws -> SignedBody {
-        SignedBody(
-            body: body, digestBase64: Data(DigestAlgorithm.sha256.digest(of: body)).base64EncodedString(),
-            signatureBase64: try DetachedSignature.sign(body, with: identity.signingKey).base64)
+    /// A response with `Content-Type`, `Content-Digest` and the server's RFC 9421 signature.
+    func sign(status: Int, _ body: [UInt8], tamper: SignatureTamper? = nil) throws -> HTTPMessage {
+        var message = HTTPMessage(status: status, fields: [.init(name: "Content-Type", value: "application/json")], body: body)
+        message.setContentDigest(.sha256)
+        var created = Date()
+        var key = identity.signingKey
+        switch tamper {
+        case .coversNothing?:
+            // Made by hand: Vetted's signer refuses to sign nothing.
+            let parameters = "();created=\(Int(created.timeIntervalSince1970));keyid=\"\(key.keyID)\";tag=\"\(ListingsAPI.signatureTag)\""
+            let signature = try key.signature(for: Array("\"@signature-params\": \(parameters)".utf8))
+            message.append("Signature-Input", "\(ListingsAPI.signatureLabel)=\(parameters)")
+            message.append("Signature", "\(ListingsAPI.signatureLabel)=:\(Data(signature).base64EncodedString()):")
+            return message
+        case .replayed(let seconds)?: created -= TimeInterval(seconds)
+        case .unknownKey?: key = SigningKey.generate(.ed25519)
+        case .stripped?, nil: break
+        }
+        try HTTPSignatures.sign(
+            &message, label: ListingsAPI.signatureLabel, covering: ListingsAPI.signedComponents, with: key, created: created,
+            tag: ListingsAPI.signatureTag)
+        if case .stripped? = tamper {
+            message.removeFields(named: "Signature-Input")
+            message.removeFields(named: "Signature")
+        }
+        return message
     }
 
     /// Routes for `GET /listings` and `POST /listings`.
@@ -103,7 +147,7 @@ public final class ListingsService: Sendable {
             tag = known
         }
         do {
-            return response(.ok, try await signedListings(tagged: tag))
+            return response(try await signedListings(tagged: tag))
         } catch {
             return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the listings could not be read")])
         }
@@ -152,18 +196,20 @@ public final class ListingsService: Sendable {
     /// A problem report (empty for 201), signed like every response.
     private func problems(_ status: HTTPResponse.Status, _ problems: [Problem]) -> Response {
         let body = (try? Self.encoder.encode(ProblemReport(errors: problems))).map { Array($0) } ?? Array("{\"errors\":[]}".utf8)
-        guard let signed = try? sign(body) else {
+        guard let signed = try? sign(status: Int(status.code), body) else {
             return Response(status: .internalServerError, headers: [.contentType: "application/json"])
         }
-        return response(status, signed)
+        return response(signed)
     }
 
-    /// Every response carries the SHA-256 and the signature of its body.
-    private func response(_ status: HTTPResponse.Status, _ signed: SignedBody) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        headers[names.digest] = ListingsAPI.digestHeaderValue(base64: signed.digestBase64)
-        headers[names.signature] = signed.signatureBase64
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: signed.body)))
+    /// The signed message as Hummingbird's response: its status, every field line, its body.
+    private func response(_ message: HTTPMessage) -> Response {
+        var headers = HTTPFields()
+        for field in message.fields {
+            if let name = HTTPField.Name(field.name) { headers.append(HTTPField(name: name, value: field.value)) }
+        }
+        let status: HTTPResponse.Status = if case .response(let code) = message.start { .init(code: code) } else { .internalServerError }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: message.body)))
     }
 
     static let encoder: JSONEncoder = {
@@ -174,16 +220,4 @@ public final class ListingsService: Sendable {
     }()
 
     static let decoder = ListingsAPI.makeDecoder()
-}
-
-/// Header names, made once: `HTTPField.Name`'s initializer is failable.
-private struct HeaderNames: Sendable {
-    let digest: HTTPField.Name
-    let signature: HTTPField.Name
-    init() throws {
-        guard let digest = HTTPField.Name(ListingsAPI.digestHeader), let signature = HTTPField.Name(ListingsAPI.signatureHeader)
-        else { throw CocoaError(.featureUnsupported) }
-        self.digest = digest
-        self.signature = signature
-    }
 }

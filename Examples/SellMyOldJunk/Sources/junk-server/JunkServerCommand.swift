@@ -11,7 +11,9 @@ struct JunkServerCommand: AsyncParsableCommand {
         discussion: """
             On first run the data directory is created with listings.sqlite (seeded with sample \
             listings) and the server's Ed25519 key pair: server.key (0600) and server.pub, the \
-            public key clients pin (junk --server-key DIR/server.pub).
+            public key clients pin (junk --server-key DIR/server.pub), also as server.pub.pem \
+            (SubjectPublicKeyInfo) for RFC 9421 verifiers on other stacks. Every response carries \
+            Content-Digest and an RFC 9421 signature (Signature-Input, Signature).
             """)
 
     @Option(help: "The port to listen on (127.0.0.1 only); 0 picks a free one.")

@@ -20,6 +20,13 @@ import Vetted
 
     static func header(_ name: String) throws -> HTTPField.Name { try #require(HTTPField.Name(name)) }
 
+    /// A test response as RFC 9421 sees it: status, field lines, body.
+    static func message(_ response: TestResponse) -> HTTPMessage {
+        HTTPMessage(
+            status: Int(response.status.code), fields: response.headers.map { HTTPMessage.Field(name: $0.name.rawName, value: $0.value) },
+            body: Array(response.body.readableBytesView))
+    }
+
     static func encoded(_ listing: Listing) throws -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -42,11 +49,15 @@ import Vetted
                 #expect(Set(first.keys) == ["id", "name", "description", "price", "sold", "url", "tags", "created", "last_updated"])
                 #expect(first["price"] == "120.00")
                 #expect(first["created"] == "2018-05-01T10:39:04Z")
-                // Digest and signature over the body.
+                // Digest of the body, and an RFC 9421 signature over status, media type and digest.
                 let digest = try #require(response.headers[try Self.header(ListingsAPI.digestHeader)])
                 #expect(digest == ListingsAPI.digestHeaderValue(base64: Data(DigestAlgorithm.sha256.digest(of: body)).base64EncodedString()))
-                let signature = try DetachedSignature(base64: try #require(response.headers[try Self.header(ListingsAPI.signatureHeader)]))
-                #expect(try signature.verify(body, trusting: TrustedKeys([key])) == key.keyID)
+                let input = try #require(response.headers[try Self.header("Signature-Input")])
+                #expect(input.hasPrefix(#"junk=("@status" "content-type" "content-digest");created="#))
+                #expect(input.hasSuffix(#";keyid="\#(key.keyID)";alg="ed25519";tag="sell-my-old-junk""#))
+                let verified = try HTTPSignatures.verify(
+                    Self.message(response), trusting: TrustedKeys([key]), policy: ListingsAPI.signaturePolicy)
+                #expect(verified.keyID == key.keyID && verified.body?.bytes == body)
                 let decoder = VettedJSONDecoder()
                 decoder.dateDecodingStrategy = .iso8601
                 #expect(try decoder.decode([Listing].self, from: body) == Listing.samples)
@@ -148,9 +159,9 @@ import Vetted
             try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: body) { response in
                 #expect(response.status == .contentTooLarge)
                 // Error answers are signed too.
-                let bytes = Array(response.body.readableBytesView)
-                let signature = try DetachedSignature(base64: try #require(response.headers[try Self.header(ListingsAPI.signatureHeader)]))
-                #expect(try signature.verify(bytes, trusting: TrustedKeys([service.identity.publicKey])) == service.identity.publicKey.keyID)
+                let verified = try HTTPSignatures.verify(
+                    Self.message(response), trusting: TrustedKeys([service.identity.publicKey]), policy: ListingsAPI.signaturePolicy)
+                #expect(verified.keyID == service.identity.publicKey.keyID && verified.coveredComponents.first == .status)
                 let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
                 #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["raw inputSizeLimitExceeded"])
             }

@@ -46,7 +46,7 @@ import Testing
         #expect(outcomes.count == TamperStep.tour.count)
         #expect(outcomes.allSatisfy { $0.caughtAsExpected })
         let text = lines.withLock { $0.joined(separator: "\n") }
-        #expect(text.contains("signed by junk-server-1"))
+        #expect(text.contains("signed by ") && text.contains("(RFC 9421)"))
         #expect(text.contains("bought \"Guitar\""))
         #expect(text.contains("Every attack was caught at the stage meant to catch it."))
         #expect(!text.contains("\u{1B}["))  // no colour when asked for none
