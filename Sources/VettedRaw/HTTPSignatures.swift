@@ -196,6 +196,19 @@ public struct VerifiedHTTPMessage: Sendable {
     /// The body, checked against the covered `Content-Digest`; `nil` when the
     /// signature does not cover `content-digest` (then nothing vouches for the body).
     public let body: VerifiedBytes?
+
+    /// ``body``, or `uncoveredComponent` when the signature does not cover
+    /// `content-digest` (a policy with `requireContentDigest`, the default, never gets here).
+    public var verifiedBody: VerifiedBytes {
+        get throws(VettedError) {
+            guard let body else {
+                throw VettedError(
+                    code: .uncoveredComponent, path: [.key("content-digest")],
+                    message: "the signature does not cover content-digest: nothing vouches for the body")
+            }
+            return body
+        }
+    }
 }
 
 /// RFC 9421 HTTP message signatures, with the existing key types.

@@ -190,7 +190,7 @@ private enum SecureArchivesArticle {
         let bytes = Data("[\(listing())]".utf8)
         try bytes.write(to: URL(fileURLWithPath: path))
         let signatureHeader = try DetachedSignature.sign(bytes, with: key).base64
-        // sample: RawData.md#1
+        // sample: RawData.md#3
         let keys = try TrustedKeys(fileText: String(contentsOfFile: trustedKeysPath, encoding: .utf8))
         let policy = GatePolicy(
             maxBytes: 1 << 20,
@@ -203,5 +203,31 @@ private enum SecureArchivesArticle {
         #expect(listings.map(\.id) == [1])
         try bytes.dropLast().write(to: URL(fileURLWithPath: path))
         #expect(throws: VettedError.self) { try decoder.decode([Listing].self, from: .file(path: path), policy: policy) }
+    }
+
+    @Test func httpMessageSignatures() throws {
+        let serverKey = SigningKey.generate(.ed25519)
+        let keys = try TrustedKeys([serverKey.verificationKey])
+        let body = Array("[\(listing())]".utf8)
+        let decoder = VettedJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        // sample: RawData.md#1
+        var response = HTTPMessage(
+            status: 200, fields: [.init(name: "Content-Type", value: "application/json")], body: body)
+        response.setContentDigest()
+        try HTTPSignatures.sign(
+            &response, label: "junk", covering: [.status, .field("content-type"), .field("content-digest")],
+            with: serverKey, tag: "sell-my-old-junk")
+        // end sample
+        #expect(response.values(of: "signature-input").first?.hasPrefix(#"junk=("@status" "content-type" "content-digest");created="#) == true)
+        // sample: RawData.md#2
+        let policy = HTTPSignaturePolicy(
+            requiring: [.status, .field("content-type")],  // and content-digest: requireContentDigest is on by default
+            maximumAge: .seconds(300), expectedTag: "sell-my-old-junk")
+        let verified = try HTTPSignatures.verify(response, trusting: keys, policy: policy)
+        let listings = try decoder.decode([Listing].self, from: try verified.verifiedBody.bytes)
+        // end sample
+        #expect(listings.map(\.id) == [1])
+        #expect(verified.signatureBase.hasPrefix("\"@status\": 200\n\"content-type\": application/json\n\"content-digest\": sha-256=:"))
     }
 }
