@@ -45,6 +45,75 @@ import Vetted
         #expect(!FileManager.default.fileExists(atPath: prefix + "-hmac.pub"))
     }
 
+    @Test func keygenWritesPEMThatEveryKeyOptionReads() throws {
+        let folder = try Self.folder()
+        let prefix = folder.appendingPathComponent("server").path
+        let result = try Vet.run(["keygen", "--format", "pem", "--algorithm", "p256", "--output", prefix])
+        #expect(result.status == 0 && result.stdout.contains("server.key.pem, ") && result.stdout.contains("server.pub.pem"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: prefix + ".key.pem")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let privateText = try String(contentsOfFile: prefix + ".key.pem", encoding: .utf8)
+        #expect(privateText.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))
+        #expect(try String(contentsOfFile: prefix + ".pub.pem", encoding: .utf8).hasPrefix("-----BEGIN PUBLIC KEY-----\n"))
+        // vet sign and vet verify take the PEM files.
+        let payload = folder.appendingPathComponent("payload.json").path
+        try Data("[1]".utf8).write(to: URL(fileURLWithPath: payload))
+        #expect(try Vet.run(["sign", "--key", prefix + ".key.pem", payload]).status == 0)
+        #expect(try Vet.run(["verify", "--key", prefix + ".pub.pem", payload, payload + ".sig"]).status == 0)
+        // PEM has no key id to keep, and HMAC secrets have no PEM form: usage errors.
+        #expect(try Vet.run(["keygen", "--format", "pem", "--key-id", "x", "--output", prefix + "2"]).status == 64)
+        #expect(try Vet.run(["keygen", "--format", "pem", "--algorithm", "hmac-sha256", "--output", prefix + "3"]).status == 64)
+    }
+
+    /// RFC 9421 B.2.4's signed response, as `curl -i` would save it.
+    static let rfcResponse =
+        "HTTP/1.1 200 OK\r\nDate: Tue, 20 Apr 2021 02:07:56 GMT\r\nContent-Type: application/json\r\n"
+        + "Content-Digest: sha-512=:mEWXIS7MaLRuGgxOBdODa3xqM1XdEvxoYhvlCFJ41QJgJc4GTsPp29l5oGX69wWdXymyU0rjJuahq4l5aGgfLQ==:\r\n"
+        + "Content-Length: 23\r\n"
+        + #"Signature-Input: sig-b24=("@status" "content-type" "content-digest" "content-length");created=1618884473;keyid="test-key-ecc-p256""#
+        + "\r\nSignature: sig-b24=:wNmSUAhwb5LxtOtOpNa6W5xj067m5hFrj0XQ4fvpaCLx0NKocgPquLgyahnzDnDAUy5eCdlYUEkLIj+32oiasw==:\r\n\r\n"
+        + #"{"message": "good dog"}"#
+    static let rfcKey = """
+        -----BEGIN PUBLIC KEY-----
+        MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEqIVYZVLCrPZHGHjP17CTW0/+D9Lf
+        w0EkjqF7xB4FivAxzic30tMM4GF+hR6Dxh71Z50VGGdldkkDXZCnTNnoXQ==
+        -----END PUBLIC KEY-----
+
+        """
+
+    @Test func verifyHTTPChecksSignatureDigestAndPolicy() throws {
+        let folder = try Self.folder()
+        let key = folder.appendingPathComponent("p256.pub.pem").path
+        try Data(Self.rfcKey.utf8).write(to: URL(fileURLWithPath: key))
+        let file = folder.appendingPathComponent("response.http").path
+        try Data(Self.rfcResponse.utf8).write(to: URL(fileURLWithPath: file))
+        let common = ["verify-http", "--key", key, "--key-id", "test-key-ecc-p256", "--now", "1618884480"]
+        let verified = try Vet.run(common + [file])
+        #expect(verified.status == 0)
+        #expect(
+            verified.stdout == """
+                \(file): verified: signature sig-b24 by key test-key-ecc-p256 (ecdsa-p256-sha256)
+                  covers: @status content-type content-digest content-length
+                  created: 1618884473
+                  body: 23 bytes, SHA-512 matches Content-Digest
+
+                """)
+        let json = try Vet.run(common + ["--format", "json", file])
+        #expect(json.stdout.hasPrefix(#"{"valid":true,"label":"sig-b24","keyID":"test-key-ecc-p256","algorithm":"ecdsa-p256-sha256""#))
+        // The body changed in transit: exit 1, the defect and where.
+        let tampered = try Vet.run(common + ["-"], stdin: Array(Self.rfcResponse.replacingOccurrences(of: "good dog", with: "bad dog!").utf8))
+        #expect(tampered.status == 1)
+        #expect(tampered.stderr.contains(#"error: the body (23 bytes) does not have the sha-512 digest Content-Digest gives [digestMismatch at $["content-digest"]["sha-512"]]"#))
+        // Too old for the default five minutes; a component the signature does not cover; the wrong key id.
+        #expect(try Vet.run(["verify-http", "--key", key, "--key-id", "test-key-ecc-p256", file]).stderr.contains("[signatureExpired at"))
+        #expect(try Vet.run(common + ["--require", "date", file]).stderr.contains("[uncoveredComponent at"))
+        #expect(try Vet.run(["verify-http", "--key", key, "--now", "1618884480", file]).stderr.contains("[unknownKeyID at"))
+        // Usage errors: a component name that is not one, --key-id with two keys; unreadable input.
+        #expect(try Vet.run(common + ["--require", "@nonsense", file]).status == 64)
+        #expect(try Vet.run(["verify-http", "--key", key, "--key", key, "--key-id", "a", file]).status == 64)
+        #expect(try Vet.run(common + ["/nonexistent/response.http"]).status == 74)
+    }
+
     @Test func signAndVerifyDetachedAndEnveloped() throws {
         let folder = try Self.folder()
         let prefix = folder.appendingPathComponent("k").path
