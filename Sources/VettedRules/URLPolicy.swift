@@ -298,25 +298,33 @@ public struct URLPolicy: Sendable, Hashable {
             }
             decoded.append(unicode)
         }
-        let skeleton = decoded.map(Confusables.skeleton).joined(separator: ".")
-        if hosts.isEmpty {
-            if decoded.contains(where: Confusables.mixesScripts) {
-                return RuleViolation(.confusableHost, "host mixes scripts in one label, a common disguise", value: text)
-            }
-            return nil
+        if decoded.contains(where: Confusables.mixesScripts) {
+            return RuleViolation(.confusableHost, "host mixes scripts in one label, a common disguise", value: text)
         }
-        if matchesAllowed(skeleton) {
+        if decoded.contains(where: Confusables.looksLatin) {
+            return RuleViolation(.confusableHost, "host is written in another script to look like Latin letters", value: text)
+        }
+        if hosts.isEmpty { return nil }
+        let skeleton = decoded.map(Confusables.skeleton).joined(separator: ".")
+        if matchesAllowed(skeleton, bySkeleton: true) {
             return RuleViolation(.confusableHost, "host looks like an allowed host but is a different one", value: text)
         }
         return RuleViolation(.hostNotAllowed, "host is not one of the allowed hosts", value: text)
     }
 
-    private func matchesAllowed(_ name: String) -> Bool {
+    /// Whether `name` is an allowed host; with `bySkeleton`, `name` is a skeleton
+    /// and is compared with the allowed hosts' skeletons.
+    static func skeleton(ofHost host: String) -> String {
+        host.lowercased().split(separator: ".", omittingEmptySubsequences: false).map { Confusables.skeleton(String($0)) }.joined(separator: ".")
+    }
+
+    private func matchesAllowed(_ name: String, bySkeleton: Bool = false) -> Bool {
         hosts.contains { allowed in
             switch allowed {
-            case .exact(let host): return name == host.lowercased()
+            case .exact(let host):
+                return name == (bySkeleton ? Self.skeleton(ofHost: host) : host.lowercased())
             case .includingSubdomains(let host):
-                let host = host.lowercased()
+                let host = bySkeleton ? Self.skeleton(ofHost: host) : host.lowercased()
                 return name == host || name.hasSuffix("." + host)
             }
         }

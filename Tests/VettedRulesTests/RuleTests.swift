@@ -134,7 +134,8 @@ import VettedTestSupport
         ("https://ex\u{0430}mple.com/", .confusableHost),  // Cyrillic а
         ("https://xn--exmple-4nf.com/", .confusableHost),  // the same host, in Punycode
         ("https://\u{FF45}xample.com/", .confusableHost),  // fullwidth e
-        ("https://xn--80ak6aa92e.com/", .hostNotAllowed),  // a Cyrillic host that looks like nothing allowed
+        ("https://xn--80ak6aa92e.com/", .confusableHost),  // аррӏе, all Cyrillic: a whole-script look-alike of "apple"
+        ("https://xn--e1afmkfd.com/", .hostNotAllowed),  // пример, a Cyrillic word that looks like nothing Latin
         ("https://example.com:99999/", .invalidURL),
         ("https://example.com/" + String(repeating: "x", count: 40), .tooLong),
     ] as [(String, VettedError.Code?)])

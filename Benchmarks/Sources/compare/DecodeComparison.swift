@@ -137,9 +137,12 @@ struct DecodeThroughput: ParsableCommand {
     }
 }
 
-/// msgspec decoding the same file in a Python worker (Benchmarks/msgspec_listings.py):
-/// each `decodeOnce()` asks it for one decode and returns the seconds it measured.
+/// A Python peer in a worker process (`Benchmarks/SCRIPT`): it answers "ready N" once
+/// loaded, then each `decodeOnce()` asks it for one round ("run") and returns the
+/// seconds it measured itself. `msgspec_listings.py` decodes listings;
+/// `httpsig_verify.py` verifies signed HTTP responses.
 final class MsgspecPeer {
+    /// Why the last peer could not start (benchmark-only state, read on the one thread that runs `compare`).
     nonisolated(unsafe) static var unavailable: String?
     let process = Process()
     let input = Pipe()
@@ -148,11 +151,11 @@ final class MsgspecPeer {
     let count: Int
 
     /// `nil` when python3 or msgspec is missing (the reason in ``unavailable``).
-    init?(file: String) throws {
+    init?(file: String, script name: String = "msgspec_listings.py", arguments: [String] = []) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("msgspec_listings.py")
+            .deletingLastPathComponent().appendingPathComponent(name)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, file]
+        process.arguments = ["python3", script.path, file] + arguments
         process.standardInput = input
         process.standardOutput = output
         do { try process.run() } catch {
@@ -165,7 +168,7 @@ final class MsgspecPeer {
             break
         }
         guard first.hasPrefix("ready "), let count = Int(first.dropFirst(6)) else {
-            Self.unavailable = first.isEmpty ? "the msgspec worker gave no answer" : first
+            Self.unavailable = first.isEmpty ? "the \(name) worker gave no answer" : first
             process.terminate()
             return nil
         }

@@ -88,3 +88,74 @@ struct GateOverhead: ParsableCommand {
         }
     }
 }
+
+/// RFC 9421 verification of signed responses, against PyPI's http-message-signatures.
+struct HTTPSignatureThroughput: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "httpsig",
+        abstract: "Parse and verify N signed HTTP responses: vetted.http-verify against Python's http-message-signatures.",
+        discussion: """
+            Each response is a listing as JSON (about 330 bytes), with Content-Type, Content-Digest
+            (SHA-256) and an Ed25519 RFC 9421 signature over @status, content-type and
+            content-digest. Both sides parse the raw message, check the policy (those components
+            covered, at most 300 s old), verify the signature and the body's digest. The Python
+            side (Benchmarks/httpsig_verify.py) runs in its own process and times itself.
+            Lines: name, messages per second, µs per message, ratio (Vetted's speed / the peer's).
+            """)
+
+    @Option(help: "How many responses.")
+    var count = 1_000
+
+    @OptionGroup var timing: TimingOptions
+
+    func run() throws {
+        let key = SigningKey.generate(.ed25519)
+        let body = Array(
+            #"{"id":1,"name":"Guitar","description":"Acoustic guitar, barely used.","price":"120.00","sold":false,"url":"https://example.com/listings/1","tags":["music","acoustic"],"created":"2018-05-01T10:39:04Z","last_updated":"2018-05-02T10:39:04Z"}"#
+                .utf8)
+        var messages: [[UInt8]] = []
+        for index in 0..<count {
+            var response = HTTPMessage(status: 200, fields: [.init(name: "Content-Type", value: "application/json")], body: body)
+            response.body[7] = UInt8(ascii: "0") + UInt8(index % 10)  // not all the same bytes
+            response.setContentDigest()
+            try HTTPSignatures.sign(&response, covering: [.status, .field("content-type"), .field("content-digest")], with: key)
+            messages.append(response.wireBytes)
+        }
+        let keys = try TrustedKeys([key.verificationKey])
+        let policy = HTTPSignaturePolicy.response()
+        let vetted: () throws -> Any? = {
+            var verified = 0
+            for bytes in messages {
+                let message = try HTTPMessage.parse(bytes)
+                verified += try HTTPSignatures.verify(message, trusting: keys, policy: policy).body?.bytes.count ?? 0
+            }
+            return verified
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpsig-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("messages").path
+        try Data(messages.flatMap { Array("\($0.count)\n".utf8) + $0 }).write(to: URL(fileURLWithPath: file))
+        let pem = folder.appendingPathComponent("key.pub.pem").path
+        try Data(try key.verificationKey.pemRepresentation.utf8).write(to: URL(fileURLWithPath: pem))
+
+        var sides = [vetted]
+        let peer = try MsgspecPeer(file: file, script: "httpsig_verify.py", arguments: [pem, key.keyID.rawValue])
+        if let peer {
+            guard peer.count == count else { throw ValidationError("the peer read \(peer.count) messages, not \(count)") }
+            sides.append { ReportedSeconds(seconds: try peer.decodeOnce()) }
+        }
+        let medians = try timing.medians(sides)
+        peer?.stop()
+        func line(_ name: String, _ seconds: Double, _ peerSeconds: Double?) -> String {
+            let ratio = peerSeconds.map { String(format: "%.2f", $0 / seconds) } ?? "-"
+            return "\(name)\t\(String(format: "%.0f", Double(count) / seconds))\t\(String(format: "%.1f", seconds / Double(count) * 1e6))\t\(ratio)"
+        }
+        print(line("vetted.http-verify", medians[0], peer == nil ? nil : medians[1]))
+        if peer != nil {
+            print(line("python.http-message-signatures", medians[1], nil))
+        } else {
+            print("python.http-message-signatures\tskipped: \(MsgspecPeer.unavailable ?? "python3 not found") (pip install http-message-signatures)")
+        }
+    }
+}
