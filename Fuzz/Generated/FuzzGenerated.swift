@@ -27,6 +27,7 @@ private let configurations: [DecoderOptions] = [
 private func compare<T: Decodable & Equatable>(_ type: T.Type, _ bytes: [UInt8], _ options: DecoderOptions) {
     let generated = Outcome { try options.decoder(generated: true).decode(T.self, from: bytes) }
     let codable = Outcome { try options.decoder(generated: false).decode(T.self, from: bytes) }
+    requireNoInternalError("\(generated) \(codable)")
     if generated != codable {
         fatalError("generated decoding differs from init(from:) under \(options):\n  generated: \(generated)\n  init(from:): \(codable)")
     }
@@ -39,4 +40,9 @@ public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     compare([GenItem].self, bytes, options)
     compare(GenItem.self, bytes, options)
     return 0
+}
+
+/// A broken internal invariant is a finding (a bug in Vetted), never an ordinary error.
+func requireNoInternalError(_ error: String) {
+    if "\(error)".contains(VettedError.Code.internalInvariantViolated.rawValue) { fatalError("internal invariant violated: \(error)") }
 }

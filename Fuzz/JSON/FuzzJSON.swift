@@ -28,6 +28,7 @@ public func fuzzJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
     for parser in parsers {
         let parsed = Result { () throws(VettedError) in try parser.parse(bytes) }
+        if case .failure(let error) = parsed, error.code == .internalInvariantViolated { fatalError("internal invariant violated: \(error)") }
         let validated = Result { () throws(VettedError) in try parser.validate(bytes) }
         switch (parsed, validated) {
         case (.success(let value), .success):

@@ -44,6 +44,37 @@ public final class KeyedUnarchiver {
         let allowed: [any SecureCoding.Type]
         let path: DocumentPath
         let className: String
+        /// Keys the class read (or asked about with `containsValue`), and keys it asked for that are absent.
+        var read = Set<String>()
+        var missing: [String] = []
+    }
+
+    /// The stored value for `key` in the current object, noting the key as read, or
+    /// as asked for and absent (see ``checkKeys(of:)``).
+    private func lookup(_ key: String) -> PlistValue? {
+        guard !levels.isEmpty else { return nil }
+        let value = levels[levels.count - 1].object[key]
+        if value == nil {
+            if levels[levels.count - 1].missing.count < 64 { levels[levels.count - 1].missing.append(key) }
+        } else {
+            levels[levels.count - 1].read.insert(key)
+        }
+        return value
+    }
+
+    /// A key the class asked for is absent while the object holds a key the class never
+    /// read: a damaged key (`sold` archived, `sole` read back), whose value would
+    /// otherwise come back as the default (`false`, `0`, `nil`) without a word. That is
+    /// `archiveCorrupted` at the key. (An absent key alone is an older archive; a key
+    /// never read alone is a newer one: both stay silent, as in Foundation.)
+    private func checkKeys(of level: Level) {
+        guard error == nil, let missing = level.missing.first else { return }
+        let unread = level.object.keys.filter { $0 != "$class" && !level.read.contains($0) }
+        guard let stray = unread.first else { return }
+        fail(
+            .archiveCorrupted,
+            "\(level.className) asked for \(Excerpt.escape(missing)), which is absent, and never read \(Excerpt.escape(stray)): a damaged key?",
+            at: level.path.appending(.key(missing)))
     }
 
     private var levels: [Level]
@@ -151,7 +182,7 @@ public final class KeyedUnarchiver {
 
     /// The object for `key`, if its class is one of `types`.
     public func decodeObject(ofClasses types: [any SecureCoding.Type], forKey key: String) -> Any? {
-        guard error == nil, let level = levels.last, let reference = level.object[key] else { return nil }
+        guard error == nil, let level = levels.last, let reference = lookup(key) else { return nil }
         let path = level.path.appending(.key(key))
         guard case .uid(let uid) = reference else {
             fail(.typeMismatch, "a primitive value where an object was asked", at: path)
@@ -197,7 +228,12 @@ public final class KeyedUnarchiver {
     // MARK: Primitives
 
     /// Whether the current object has a value for `key` (a missing value is not a failure).
-    public func containsValue(forKey key: String) -> Bool { levels.last?.object[key] != nil }
+    /// Asking counts as reading: a class that checks for a key handles its absence itself.
+    public func containsValue(forKey key: String) -> Bool {
+        guard !levels.isEmpty else { return false }
+        levels[levels.count - 1].read.insert(key)
+        return levels[levels.count - 1].object[key] != nil
+    }
 
     public func decodeBool(forKey key: String) -> Bool {
         primitive(key, "Bool") { if case .bool(let value) = $0 { value } else { nil } } ?? false
@@ -228,7 +264,7 @@ public final class KeyedUnarchiver {
 
     /// Inline bytes for `key`, or nil without an error when the value is of another kind.
     func decodeBytesIfInline(forKey key: String) -> [UInt8]? {
-        guard case .data(let data)? = levels.last?.object[key] else { return nil }
+        guard case .data(let data)? = lookup(key) else { return nil }
         return Array(data)
     }
 
@@ -435,7 +471,7 @@ public final class KeyedUnarchiver {
         inProgress.insert(index)
         levels.append(Level(object: dictionary, allowed: allowed, path: path, className: name))
         let value = type.init(coder: self)
-        levels.removeLast()
+        checkKeys(of: levels.removeLast())
         inProgress.remove(index)
         if error != nil, decodingFailurePolicy == .raiseException { return nil }
         // The `ofClasses:` collections are read anew each time: their allowed classes are the call's, not the type's.
@@ -506,7 +542,7 @@ public final class KeyedUnarchiver {
     /// The inline value for `key` read by `read`, which returns nil for a value of another kind
     /// (a type mismatch). A missing key gives nil without an error.
     private func primitive<T>(_ key: String, _ what: @autoclosure () -> String, _ read: (PlistValue) -> T?) -> T? {
-        guard error == nil, let level = levels.last, let stored = level.object[key] else { return nil }
+        guard error == nil, let level = levels.last, let stored = lookup(key) else { return nil }
         let path = level.path.appending(.key(key))
         if case .uid = stored {
             fail(.typeMismatch, "an object where a \(what()) was asked", at: path)

@@ -27,6 +27,12 @@ extension VettedError {
         /// A number literal is longer than ``Limits/maxNumberLength``.
         public static let numberLengthLimitExceeded = Code("numberLengthLimitExceeded")
 
+        // MARK: Vetted's own bugs
+
+        /// An internal invariant failed: a bug in Vetted, not a defect of the input.
+        /// Never turned into a value; the fuzz targets count it as a finding. Please report it.
+        public static let internalInvariantViolated = Code("internalInvariantViolated")
+
         // MARK: Encoding
 
         /// Bytes that are not well-formed UTF-8.
@@ -93,6 +99,7 @@ extension VettedError {
         public var defaultMessage: String {
             switch self {
             case .inputSizeLimitExceeded: "input is larger than the size limit"
+            case .internalInvariantViolated: "an internal invariant of Vetted failed (a bug in Vetted, not in the input)"
             case .depthLimitExceeded: "nesting is deeper than the depth limit"
             case .stringLengthLimitExceeded: "string is longer than the string limit"
             case .memberLimitExceeded: "container has more members than the member limit"

@@ -96,6 +96,9 @@ public struct JSONParser: Sendable {
             var reader = JSONReader(scanner: scanner, source: source, limits: limits, options: options, mode: .tape)
             return Result { () throws(VettedError) -> JSONTape in
                 _ = try reader.readDocument()
+                guard !reader.tape.closedOutsideTape else {
+                    throw VettedError(code: .internalInvariantViolated, message: "internal invariant violated: a container closed outside the tape")
+                }
                 return reader.tape
             }
         }.get()

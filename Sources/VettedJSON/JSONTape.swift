@@ -32,6 +32,9 @@ struct JSONTape {
     static let hasDuplicateKeys = 1 << 4
 
     var entries: [Entry] = []
+    /// Set when a container was closed at an index that is not on the tape (a bug
+    /// in the parser): the parse then throws `internalInvariantViolated`.
+    var closedOutsideTape = false
 
     init(expectedBytes: Int) {
         // About one value per 16 bytes of typical JSON; growth covers the rest.
@@ -50,7 +53,10 @@ struct JSONTape {
 
     /// Closes the container that starts at `index`.
     mutating func close(_ index: Int, kind: Kind, count: Int, flags: Int) {
-        guard entries.indices.contains(index) else { return }
+        guard entries.indices.contains(index) else {
+            closedOutsideTape = true
+            return
+        }
         entries[index] = Entry(first: count, second: Self.second(kind, flags: flags, payload: entries.count))
     }
 }

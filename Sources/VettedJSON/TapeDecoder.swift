@@ -25,6 +25,23 @@ final class DecodingDocument {
     private var types: [ObjectIdentifier: TypeInfo] = [:]
     /// Reused buffer for unescaping strings.
     private var scratch: [UInt8] = []
+    /// The first internal invariant that failed during this call (a bug in
+    /// Vetted): the call then throws `internalInvariantViolated`, whatever it decoded.
+    private(set) var invariantViolation: String?
+
+    /// Throws when an invariant broke during the call: never a value built on a
+    /// broken invariant, but `DecodingError.dataCorrupted` with a `VettedError` of
+    /// its own code, `internalInvariantViolated`.
+    func checkInvariants() throws {
+        guard let violation = invariantViolation else { return }
+        let error = VettedError(code: .internalInvariantViolated, message: "internal invariant violated: \(violation)")
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.message, underlyingError: error))
+    }
+
+    /// Records a broken invariant; the decode call throws it at its end.
+    func invariantFailed(_ what: @autoclosure () -> String) {
+        if invariantViolation == nil { invariantViolation = what() }
+    }
 
     init(source: SourceText, tape: JSONTape, options decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
         stack = StackGuard(budget: decoder.limits.maxStackBytes)
@@ -93,10 +110,14 @@ final class DecodingDocument {
 
     // MARK: Reading the input
 
-    /// The entry at `index`; a null entry outside the tape (never reached by a well-built tape).
+    /// The entry at `index`. ``TapeDecoder/nullIndex`` reads as null, for a missing
+    /// value's decoder; any other index outside the tape is a broken invariant:
+    /// recorded (the call throws `internalInvariantViolated`), and read as null meanwhile.
     @inline(__always)
     func entry(_ index: Int) -> JSONTape.Entry {
-        index >= 0 && index < tape.count ? tape[index] : JSONTape.Entry(first: 0, second: 0)
+        if index >= 0 && index < tape.count { return tape[index] }
+        if index != TapeDecoder.nullIndex { invariantFailed("tape index \(index) outside 0..<\(tape.count)") }
+        return JSONTape.Entry(first: 0, second: 0)
     }
 
     /// The index after the value at `index` and everything it contains.
@@ -912,13 +933,13 @@ final class KeyedReader {
 
     /// A decoder of its own for the value at `index` (a missing value decodes as null).
     func superDecoder(at index: Int?, _ component: PathComponent) -> any Decoder {
-        TapeDecoder(document: decoder.document, current: index ?? TapeDecoder.nullIndex(decoder.document), path: decoder.components(base) + [component])
+        TapeDecoder(document: decoder.document, current: index ?? TapeDecoder.nullIndex, path: decoder.components(base) + [component])
     }
 }
 
 extension TapeDecoder {
-    /// An index whose entry reads as null: past the end of the tape.
-    static func nullIndex(_ document: DecodingDocument) -> Int { document.tape.count }
+    /// The index whose entry reads as null (a missing value's decoder): never on a tape.
+    static let nullIndex = -1
 }
 
 struct TapeUnkeyedContainer: UnkeyedDecodingContainer {

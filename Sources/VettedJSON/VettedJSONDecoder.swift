@@ -152,6 +152,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
             defer { document.scanner = nil }
             return Result { () throws -> T in try TapeDecoder(document: document, current: 0, path: []).unwrap(type) }
         }
+        try document.checkInvariants()
         return try document.engine.finish(result)
     }
 

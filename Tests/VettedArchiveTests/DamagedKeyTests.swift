@@ -39,6 +39,63 @@ import VettedRules
         }
     }
 
+    /// A class of the app's that reads primitives: Foundation's `decodeBool(forKey:)` answers
+    /// `false` for an absent key, so a damaged key would read back as a plausible default.
+    final class Settings: SecureCoding, @unchecked Sendable {  // immutable after init; test-only
+        static let supportsSecureCoding = true
+        static let archiveClassNames = ["Settings"]
+        let sold: Bool
+        let price: Double
+        let count: Int
+        let note: String?
+        init(sold: Bool, price: Double, count: Int, note: String?) {
+            (self.sold, self.price, self.count, self.note) = (sold, price, count, note)
+        }
+        init?(coder: KeyedUnarchiver) {
+            sold = coder.decodeBool(forKey: "sold")
+            price = coder.decodeDouble(forKey: "price")
+            count = coder.decodeInteger(forKey: "count")
+            // A key the class knows may be absent asks first: its absence is then not a damage.
+            note = coder.containsValue(forKey: "note") ? coder.decodeObject(of: String.self, forKey: "note") : nil
+        }
+        func encode(with coder: KeyedArchiver) {
+            coder.encode(sold, forKey: "sold")
+            coder.encode(price, forKey: "price")
+            coder.encode(count, forKey: "count")
+            if let note { coder.encode(note, forKey: "note") }
+        }
+    }
+
+    /// One flipped byte in each key: `archiveCorrupted` at the key that was asked for, never `false` or `0`.
+    @Test(arguments: [("sold", "sole"), ("price", "prize"), ("count", "coun!")])
+    func aDamagedPrimitiveKeyIsCorrupt(from: String, to: String) throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: Settings(sold: true, price: 9.5, count: 3, note: nil))
+        let intact = try #require(try KeyedUnarchiver.unarchivedObject(ofClass: Settings.self, from: data))
+        #expect(intact.sold && intact.price == 9.5 && intact.count == 3 && intact.note == nil)
+        let damaged = try Self.replacing(from, with: to, in: data)
+        let error = archiveError { try KeyedUnarchiver.unarchivedObject(ofClass: Settings.self, from: damaged) }.vetted
+        #expect(error?.code == .archiveCorrupted)
+        #expect(error?.path == [.key("root"), .key(from)])
+        #expect(error?.message.contains("a damaged key") == true)
+    }
+
+    /// Older and newer archives stay readable: a key absent with nothing unread (an older
+    /// class wrote it), or a key unread with nothing absent (a newer class wrote it).
+    @Test func olderAndNewerArchivesStillRead() throws {
+        let older: PlistValue = .dictionary([
+            "$version": .integer(.signed(100_000)), "$archiver": .string("NSKeyedArchiver"), "$top": .dictionary(["root": .uid(1)]),
+            "$objects": .array([
+                .string("$null"), .dictionary(["$class": .uid(2), "sold": .bool(true)]),
+                .dictionary(["$classname": .string("Settings"), "$classes": .array([.string("Settings"), .string("NSObject")])]),
+            ]),
+        ])
+        let read = try KeyedUnarchiver.unarchivedObject(ofClass: Settings.self, from: Data(PlistWriter.binary(older)))
+        #expect(read?.sold == true && read?.price == 0 && read?.count == 0)
+        let newer = try KeyedArchiver.archivedData(withRootObject: Settings(sold: false, price: 1, count: 2, note: "x"))
+        let withExtra = try Self.replacing("note", with: "nXte", in: newer)  // a key this class does not know, and "note" asked about first
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: Settings.self, from: withExtra)?.count == 2)
+    }
+
     /// The older numbered form (`NS.object.0` …) still reads, in time linear in its size.
     @Test func numberedElementsRead() throws {
         let count = 20_000

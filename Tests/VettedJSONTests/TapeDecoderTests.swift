@@ -166,3 +166,4 @@ import VettedTestSupport
         #expect(context.codingPath.count == components.count)
     }
 }
+
