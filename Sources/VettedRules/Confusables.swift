@@ -86,10 +86,10 @@ enum Confusables {
 
     /// Whether a label is written wholly in one script other than Latin yet its
     /// skeleton is plain ASCII: a whole-script look-alike of a Latin name (`раураl`).
-    static func looksLatin(_ label: String) -> Bool {
+    static func looksLatin(_ label: String, skeleton: String? = nil) -> Bool {
         let found = scripts(in: label)
         guard found.count == 1, let only = found.first, only != latin else { return false }
-        return skeleton(label).unicodeScalars.allSatisfy {
+        return (skeleton ?? Self.skeleton(label)).unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || ("A"..."Z").contains($0)
         }
     }

@@ -64,6 +64,8 @@ public struct URLPolicy: Sendable, Hashable {
         /// Each host, and whether its subdomains are allowed too.
         var hosts: [[UInt8]] = []
         var subdomains: [Bool] = []
+        /// Each host's UTS #39 skeleton, for comparing look-alike hosts with (computed once, not per URL).
+        var skeletons: [String] = []
 
         init(schemes: Set<String>, hosts: [Host]) {
             self.schemes = schemes.map { Array($0.lowercased().utf8) }
@@ -75,6 +77,11 @@ public struct URLPolicy: Sendable, Hashable {
                 case .includingSubdomains(let name):
                     self.hosts.append(Array(name.lowercased().utf8))
                     subdomains.append(true)
+                }
+            }
+            skeletons = hosts.map { host in
+                switch host {
+                case .exact(let name), .includingSubdomains(let name): URLPolicy.skeleton(ofHost: name)
                 }
             }
         }
@@ -301,11 +308,12 @@ public struct URLPolicy: Sendable, Hashable {
         if decoded.contains(where: Confusables.mixesScripts) {
             return RuleViolation(.confusableHost, "host mixes scripts in one label, a common disguise", value: text)
         }
-        if decoded.contains(where: Confusables.looksLatin) {
+        let skeletons = decoded.map(Confusables.skeleton)
+        if zip(decoded, skeletons).contains(where: { Confusables.looksLatin($0, skeleton: $1) }) {
             return RuleViolation(.confusableHost, "host is written in another script to look like Latin letters", value: text)
         }
         if hosts.isEmpty { return nil }
-        let skeleton = decoded.map(Confusables.skeleton).joined(separator: ".")
+        let skeleton = skeletons.joined(separator: ".")
         if matchesAllowed(skeleton, bySkeleton: true) {
             return RuleViolation(.confusableHost, "host looks like an allowed host but is a different one", value: text)
         }
@@ -319,15 +327,17 @@ public struct URLPolicy: Sendable, Hashable {
     }
 
     private func matchesAllowed(_ name: String, bySkeleton: Bool = false) -> Bool {
-        hosts.contains { allowed in
-            switch allowed {
+        for (index, allowedHost) in hosts.enumerated() {
+            switch allowedHost {
             case .exact(let host):
-                return name == (bySkeleton ? Self.skeleton(ofHost: host) : host.lowercased())
+                let host = bySkeleton && allowed.skeletons.indices.contains(index) ? allowed.skeletons[index] : host.lowercased()
+                if name == host { return true }
             case .includingSubdomains(let host):
-                let host = bySkeleton ? Self.skeleton(ofHost: host) : host.lowercased()
-                return name == host || name.hasSuffix("." + host)
+                let host = bySkeleton && allowed.skeletons.indices.contains(index) ? allowed.skeletons[index] : host.lowercased()
+                if name == host || name.hasSuffix("." + host) { return true }
             }
         }
+        return false
     }
 
     /// IPv4 in any form a resolver accepts: dotted, decimal, octal, hex, fewer than four parts.
