@@ -1,8 +1,11 @@
+import VettedCore
+
 /// A JSON object: members in document order.
 ///
-/// Lookup by key is a linear scan (objects from documents are small; use
-/// ``dictionary`` to index a large one). Two objects are equal when they have
-/// the same members in any order: `{"a":1,"b":2} == {"b":2,"a":1}`.
+/// Lookup by key scans a small object (up to 16 members) and indexes a larger
+/// one on its first lookup, so looking up every key of an object of n members
+/// costs O(n), never O(n²). Two objects are equal when they have the same
+/// members in any order: `{"a":1,"b":2} == {"b":2,"a":1}`.
 public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConvertible {
     /// One `"key": value` pair.
     public struct Member: Sendable, Equatable {
@@ -20,16 +23,30 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
     public private(set) var keys: [String]
     /// The values, in document order (`values[i]` belongs to `keys[i]`).
     public private(set) var values: [JSONValue]
+    /// Each key's first position, for objects over ``indexThreshold`` members: built on
+    /// the first lookup, replaced on every change (copies share it until then).
+    private var lookup: KeyIndex?
+
+    /// Objects up to this many members are searched in place.
+    static let indexThreshold = 16
 
     public init(_ members: [Member] = []) {
         keys = members.map(\.key)
         values = members.map(\.value)
+        lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
     }
 
     /// Parallel arrays of equal length (the parser's fast path).
     init(keys: [String], values: [JSONValue]) {
         self.keys = keys
         self.values = values
+        lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
+    }
+
+    /// The position of the first member named `key`.
+    private func position(of key: String) -> Int? {
+        if let lookup { return lookup.position(of: key, in: keys) }
+        return keys.firstIndex(of: key)
     }
 
     /// The members, in document order.
@@ -46,22 +63,29 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
     /// every member named `key`.
     public subscript(key: String) -> JSONValue? {
         get {
-            guard let index = keys.firstIndex(of: key), values.indices.contains(index) else { return nil }
+            guard let index = position(of: key), values.indices.contains(index) else { return nil }
             return values[index]
         }
         set {
             guard let newValue else {
-                for index in keys.indices.reversed() where keys[index] == key {
-                    keys.remove(at: index)
-                    values.remove(at: index)
+                var kept = 0
+                for index in keys.indices where keys[index] != key {
+                    keys[kept] = keys[index]
+                    if values.indices.contains(index) { values[kept] = values[index] }
+                    kept += 1
                 }
+                keys.removeLast(keys.count - kept)
+                values.removeLast(Swift.max(0, values.count - kept))
+                lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
                 return
             }
-            if let index = keys.firstIndex(of: key) {
+            if let index = position(of: key), values.indices.contains(index) {
                 values[index] = newValue
             } else {
                 keys.append(key)
                 values.append(newValue)
+                // A new key: a new index (the old one may be shared with copies).
+                lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
             }
         }
     }
@@ -125,5 +149,24 @@ extension JSONObject: Hashable {
 extension JSONObject: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements.map { Member(key: $0.0, value: $0.1) })
+    }
+}
+
+/// The lazily built key → first position table of a large ``JSONObject``.
+final class KeyIndex: Sendable {
+    private let table = Locked<[String: Int]?>(nil)
+
+    func position(of key: String, in keys: [String]) -> Int? {
+        var found: Int?
+        table.update { table in
+            if table == nil {
+                var built: [String: Int] = [:]
+                built.reserveCapacity(keys.count)
+                for (position, name) in keys.enumerated() where built[name] == nil { built[name] = position }
+                table = built
+            }
+            found = table?[key]
+        }
+        return found
     }
 }

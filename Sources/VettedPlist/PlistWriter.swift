@@ -44,7 +44,9 @@ public enum PlistWriter {
                 objects[index] = .scalar(value)
             }
         }
-        let referenceSize = byteCount(UInt64(objects.count - 1))
+        // Wide enough for the object count itself, not only the largest reference:
+        // CoreFoundation refuses a plist whose count does not fit (256 objects, 1-byte references).
+        let referenceSize = byteCount(UInt64(objects.count))
         var output: [UInt8] = Array("bplist00".utf8)
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)

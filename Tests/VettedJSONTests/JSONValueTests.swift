@@ -235,3 +235,26 @@ import VettedJSON
         #expect(throws: VettedError(code: .duplicateKey, offset: 13, path: [.key("a")])) { try JSONParser().validate(document) }
     }
 }
+
+/// Large objects are indexed on their first lookup (issue 18, item 2): the index answers
+/// as the scan did, first member of a repeated key included, through changes and copies.
+@Suite struct JSONObjectIndexTests {
+    @Test func lookupsMatchAScanThroughChangesAndCopies() throws {
+        var members = (0..<40).map { JSONObject.Member(key: "k\($0)", value: .number(JSONNumber($0))) }
+        members.append(.init(key: "k3", value: "second k3"))
+        var object = JSONObject(members)
+        #expect(object["k3"] == .number(JSONNumber(3)))  // the first of a repeated key
+        #expect(object["k39"] == .number(JSONNumber(39)) && object["nope"] == nil)
+        let copy = object
+        object["k5"] = "five"
+        object["new"] = true
+        #expect(object["k5"] == "five" && object["new"] == true)
+        #expect(copy["k5"] == .number(JSONNumber(5)) && copy["new"] == nil)  // the copy keeps its own members
+        object["k3"] = nil  // removes both k3 members
+        #expect(object["k3"] == nil && object.count == 40 && object["k4"] == .number(JSONNumber(4)))
+        // A parsed large object, every key looked up.
+        let text = "{" + (0..<1_000).map { "\"key\($0)\":\($0)" }.joined(separator: ",") + "}"
+        let parsed = try #require(try JSONParser().parse(text).objectValue)
+        for index in 0..<1_000 { #expect(parsed["key\(index)"] == .number(JSONNumber(index))) }
+    }
+}

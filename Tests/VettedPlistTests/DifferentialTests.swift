@@ -203,8 +203,14 @@ struct PythonDifferentialTests {
         var generator = SeededGenerator(seed: seed)
         for iteration in 0..<100 {
             let value = Self.sanitized(RandomPlist.value(uids: false, using: &generator))
-            for bytes in [PlistWriter.binary(value), try PlistWriter.xml(value)] {
-                let read = try unsafe PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            for (format, bytes) in [("binary", PlistWriter.binary(value)), ("XML", try PlistWriter.xml(value))] {
+                let read: Any
+                do {
+                    read = try unsafe PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+                } catch {
+                    Issue.record("seed \(seed), iteration \(iteration): Foundation could not read Vetted's \(format) output of \(value): \(error)")
+                    return
+                }
                 if !foundationValue(read, matches: value) {
                     Issue.record("seed \(seed), iteration \(iteration): Foundation read a different value")
                     return
@@ -277,5 +283,23 @@ struct PlistlibListingTests {
                 #expect(error.errors.map(\.path) == [[.index(0), .key("url")]])
             }
         }
+    }
+}
+
+/// Found by `foundationReadsVettedOutput` (seed 14956809611908162150): a binary plist of
+/// exactly 256 objects was written with 1-byte references, which CoreFoundation refuses
+/// (it wants the object count itself to fit). Every count around the boundaries reads back.
+@Suite struct BinaryReferenceSizeTests {
+    @Test(arguments: [255, 256, 257, 65_535, 65_536, 65_537])
+    func foundationReadsEveryObjectCount(objects: Int) throws {
+        // An array of distinct strings: the array itself plus objects - 1 strings.
+        let value = PlistValue.array((0..<(objects - 1)).map { .string("s\($0)") })
+        let bytes = PlistWriter.binary(value)
+        let trailer = Array(bytes.suffix(32))
+        let referenceSize = Int(trailer[7])
+        #expect(objects < 1 << (8 * referenceSize), "\(objects) objects, \(referenceSize)-byte references")
+        let read = try unsafe PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        #expect((read as? [String])?.count == objects - 1)
+        #expect(try PlistParser().parse(bytes) == value)
     }
 }
