@@ -114,6 +114,32 @@ import Vetted
         #expect(try Vet.run(common + ["/nonexistent/response.http"]).status == 74)
     }
 
+    /// A request: RFC 9421 B.2.6 (Ed25519 over date, method, path, authority, content type and length).
+    @Test func verifyHTTPChecksARequest() throws {
+        let folder = try Self.folder()
+        let key = folder.appendingPathComponent("ed.pub.pem").path
+        try Data("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAJrQLj5P/89iXES9+vFgrIy29clF9CC/oPPsw3c5D0bs=\n-----END PUBLIC KEY-----\n".utf8)
+            .write(to: URL(fileURLWithPath: key))
+        let request =
+            "POST /foo?param=Value&Pet=dog HTTP/1.1\r\nHost: example.com\r\nDate: Tue, 20 Apr 2021 02:07:55 GMT\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 18\r\n"
+            + #"Signature-Input: sig-b26=("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519""#
+            + "\r\nSignature: sig-b26=:wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==:\r\n\r\n"
+            + #"{"hello": "world"}"#
+        let file = folder.appendingPathComponent("request.http").path
+        try Data(request.utf8).write(to: URL(fileURLWithPath: file))
+        let common = ["verify-http", "--key", key, "--key-id", "test-key-ed25519", "--now", "1618884480"]
+        // The body is not covered: verified only when the policy does not ask for content-digest.
+        let verified = try Vet.run(common + ["--no-content-digest", file])
+        #expect(verified.status == 0 && verified.stdout.contains("covers: date @method @path @authority content-type content-length"))
+        #expect(verified.stdout.contains("body: not covered"))
+        let strict = try Vet.run(common + [file])
+        #expect(strict.status == 1 && strict.stderr.contains("[uncoveredComponent at"))
+        // Another host in the request: the covered @authority no longer matches.
+        let moved = try Vet.run(common + ["--no-content-digest", "-"], stdin: Array(request.replacingOccurrences(of: "Host: example.com", with: "Host: example.org").utf8))
+        #expect(moved.status == 1 && moved.stderr.contains("[signatureMismatch at"))
+    }
+
     @Test func signAndVerifyDetachedAndEnveloped() throws {
         let folder = try Self.folder()
         let prefix = folder.appendingPathComponent("k").path

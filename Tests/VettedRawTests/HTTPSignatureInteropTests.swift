@@ -73,6 +73,14 @@ struct HTTPSignatureInteropTests {
         #expect(mode == 0o600)
         let loaded = try Interop.run(["python3", Interop.peer, "load-keys", folder + "/v.key.pem", folder + "/v.pub.pem"])
         #expect(loaded.status == 0, "\(loaded.output)")
+        // And the other way: keys `cryptography` writes, read by Vetted, sign and verify each other's.
+        let name = algorithm == .ed25519 ? "ed25519" : "p256"
+        let generated = try Interop.run(["python3", Interop.peer, "gen-keys", name, folder + "/p.key.pem", folder + "/p.pub.pem"])
+        #expect(generated.status == 0, "\(generated.output)")
+        let theirs = try SigningKey(fileText: String(contentsOfFile: folder + "/p.key.pem", encoding: .utf8))
+        let theirPublic = try VerificationKey(fileText: String(contentsOfFile: folder + "/p.pub.pem", encoding: .utf8))
+        #expect(theirs.algorithm == algorithm && theirPublic.rawRepresentation == theirs.verificationKey.rawRepresentation)
+        #expect(theirPublic.keyID == theirs.keyID)  // both derive the same id
     }
 
     @Test(.enabled(if: Interop.openssl, "needs the openssl command"), arguments: [SignatureAlgorithm.ed25519, .p256])

@@ -8,6 +8,7 @@ did not write.
     httpsig_peer.py sign KEY.pem KEYID request|response       raw HTTP message on stdout
     httpsig_peer.py verify PUB.pem KEYID FILE [COMPONENT...]  exit 0 and "verified ..." or exit 1
     httpsig_peer.py load-keys KEY.pem PUB.pem                 exit 0 when cryptography reads both
+    httpsig_peer.py gen-keys ed25519|p256 KEY.pem PUB.pem     keys written by cryptography (PKCS#8, SPKI)
 
 A test peer, not part of the library.
 """
@@ -133,6 +134,13 @@ def main(argv):
         sign(argv[1], argv[2], argv[3])
     elif argv[0] == "verify":
         verify(argv[1], argv[2], argv[3], argv[4:])
+    elif argv[0] == "gen-keys":
+        from cryptography.hazmat.primitives import serialization
+        key = ed25519.Ed25519PrivateKey.generate() if argv[1] == "ed25519" else ec.generate_private_key(ec.SECP256R1())
+        with open(argv[2], "wb") as f:
+            f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+        with open(argv[3], "wb") as f:
+            f.write(key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
     elif argv[0] == "load-keys":
         algorithm_for(read_pem(argv[1], private=True))
         algorithm_for(read_pem(argv[2], private=False))
