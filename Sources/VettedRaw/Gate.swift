@@ -34,13 +34,20 @@ public struct GatePolicy: Sendable {
     public var signature: Signature?
     /// Limits for the parser that reads the bytes after the gate.
     public var limits: Limits
+    /// For an asynchronous source (an HTTP body): the time the whole of it may take to
+    /// arrive; later is `deadlineExceeded`, so a sender that trickles cannot hold the reader.
+    public var timeout: Duration?
 
     /// `maxBytes` defaults to `limits.maxInputBytes`.
-    public init(maxBytes: Int? = nil, digest: ExpectedDigest? = nil, signature: Signature? = nil, limits: Limits = .default) {
+    public init(
+        maxBytes: Int? = nil, digest: ExpectedDigest? = nil, signature: Signature? = nil, limits: Limits = .default,
+        timeout: Duration? = nil
+    ) {
         self.maxBytes = maxBytes ?? limits.maxInputBytes
         self.digest = digest
         self.signature = signature
         self.limits = limits
+        self.timeout = timeout
     }
 }
 
@@ -101,7 +108,42 @@ public enum Gate {
 
     /// Reads an asynchronous sequence of chunks (an HTTP body) under `policy` and checks it.
     /// Errors of the sequence itself are rethrown as they are; every other is a `VettedError`.
+    ///
+    /// A policy with a ``GatePolicy/timeout`` needs a `Sendable` sequence (AsyncHTTPClient's
+    /// body, `AsyncStream`), read in a task of its own; this overload refuses it
+    /// (`deadlineUnenforceable`) rather than read without the deadline.
     public static func admit<Chunks: AsyncSequence>(
+        _ chunks: Chunks, policy: GatePolicy
+    ) async throws -> VerifiedBytes where Chunks.Element: Collection<UInt8> {
+        guard policy.timeout == nil else {
+            throw VettedError(
+                code: .deadlineUnenforceable,
+                message: "a timeout needs a Sendable sequence of chunks, read in a task of its own; \(Chunks.self) is not Sendable")
+        }
+        return try await admitUntimed(chunks, policy: policy)
+    }
+
+    /// Reads a `Sendable` asynchronous sequence under `policy`, within its
+    /// ``GatePolicy/timeout`` when it has one: at the deadline the read is
+    /// cancelled and `deadlineExceeded` thrown. (The sequence must stop on
+    /// cancellation, as AsyncHTTPClient's body and `AsyncStream` do.)
+    public static func admit<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks, policy: GatePolicy
+    ) async throws -> VerifiedBytes where Chunks.Element: Collection<UInt8> {
+        guard let timeout = policy.timeout else { return try await admitUntimed(chunks, policy: policy) }
+        return try await withThrowingTaskGroup(of: VerifiedBytes.self) { group in
+            group.addTask { try await admitUntimed(chunks, policy: policy) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw VettedError(code: .deadlineExceeded, message: "the bytes did not all arrive within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    private static func admitUntimed<Chunks: AsyncSequence>(
         _ chunks: Chunks, policy: GatePolicy
     ) async throws -> VerifiedBytes where Chunks.Element: Collection<UInt8> {
         var hashers = Hashers(policy: policy)

@@ -58,4 +58,8 @@ extension VettedError.Code {
     public static let signatureNotYetValid = Self("signatureNotYetValid")
     /// A signature whose `tag` is not the one the policy expects.
     public static let unexpectedSignatureTag = Self("unexpectedSignatureTag")
+    /// An asynchronous source did not deliver all its bytes within the policy's timeout.
+    public static let deadlineExceeded = Self("deadlineExceeded")
+    /// A timeout was asked for on a source it cannot be enforced on (a sequence that is not `Sendable`).
+    public static let deadlineUnenforceable = Self("deadlineUnenforceable")
 }

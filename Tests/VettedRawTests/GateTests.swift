@@ -226,3 +226,54 @@ final class Counter: @unchecked Sendable {
         #expect(listings.count == 1)
     }
 }
+
+/// An asynchronous body within a deadline (issue 20, item 4): a sender that trickles is cut off.
+@Suite struct GateDeadlineTests {
+    /// One byte every 50 ms, for 10 s unless cancelled.
+    static func trickle() -> AsyncStream<[UInt8]> {
+        AsyncStream { continuation in
+            let task = Task {
+                for _ in 0..<200 {
+                    try? await Task.sleep(for: .milliseconds(50))
+                    if Task.isCancelled { break }
+                    continuation.yield([0x20])
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    @Test func aTrickledBodyRunsIntoTheDeadline() async throws {
+        let error = await #expect(throws: VettedError.self) {
+            try await Gate.admit(Self.trickle(), policy: GatePolicy(maxBytes: 1_000, timeout: .milliseconds(300)))
+        }
+        #expect(error?.code == .deadlineExceeded)
+    }
+
+    @Test func aBodyWithinTheDeadlinePasses() async throws {
+        let quick = AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array("[1]".utf8))
+            continuation.finish()
+        }
+        let verified = try await Gate.admit(quick, policy: GatePolicy(maxBytes: 10, timeout: .seconds(5)))
+        #expect(verified.bytes == Array("[1]".utf8))
+    }
+
+    /// A sequence that is not Sendable cannot be read in a task of its own: a timeout on it is refused, not ignored.
+    @Test func aTimeoutOnANonSendableSequenceIsRefused() async throws {
+        final class Chunks: AsyncSequence, AsyncIteratorProtocol {  // deliberately not Sendable
+            var sent = false
+            func makeAsyncIterator() -> Chunks { self }
+            func next() async -> [UInt8]? {
+                defer { sent = true }
+                return sent ? nil : [1]
+            }
+        }
+        let error = await #expect(throws: VettedError.self) {
+            try await Gate.admit(Chunks(), policy: GatePolicy(maxBytes: 10, timeout: .seconds(1)))
+        }
+        #expect(error?.code == .deadlineUnenforceable)
+        #expect(try await Gate.admit(Chunks(), policy: GatePolicy(maxBytes: 10)).bytes == [1])
+    }
+}

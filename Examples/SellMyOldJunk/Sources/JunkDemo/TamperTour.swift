@@ -3,6 +3,7 @@ public import JunkClient
 public import JunkModel
 public import JunkServer
 public import Vetted
+import NIOCore
 
 /// The demo's attacks: each changes what the client gets — the response (as
 /// a compromised server before signing, or a man in the middle after), or a
@@ -17,6 +18,8 @@ public struct TamperStep: Sendable {
         case bodyAfterSigning(@Sendable ([UInt8]) -> [UInt8])
         /// The response's RFC 9421 signature.
         case signature(ListingsService.SignatureTamper)
+        /// A genuine response whose body trickles in, a byte every 100 ms (the client's deadline: 1 s).
+        case trickledBody
         /// A history file, given the folder and the file of a genuine purchase.
         case historyFile(@Sendable (_ folder: URL, _ genuine: URL) throws -> Void)
     }
@@ -79,6 +82,9 @@ extension TamperStep {
             "stripped signature", "Signature-Input and Signature removed in transit",
             .signature(.stripped), caughtAt: .raw, "$", "missingHTTPSignature"),
         TamperStep(
+            "trickled body", "a genuine response whose body arrives one byte every 100 ms",
+            .trickledBody, caughtAt: .raw, "$", "deadlineExceeded"),
+        TamperStep(
             "oversize body", "5 MB of padding appended to a signed response",
             .bodyBeforeSigning { $0 + [UInt8](repeating: 0x20, count: 5_000_000) }, caughtAt: .raw, "$", "inputSizeLimitExceeded"),
         TamperStep(
@@ -109,6 +115,9 @@ extension TamperStep {
             "look-alike host", "url: \"https://ex\u{430}mple.com/1\" (a Cyrillic а)",
             .firstListing { $0["url"] = "https://ex\u{430}mple.com/1" }, caughtAt: .primitive, "$[0].url", "confusableHost"),
         TamperStep(
+            "escape sequences in a name", "name: \"Lamp\\u{1B}[2J\\u{1B}]0;pwned\\u{07}\" (clear the screen, retitle the terminal)",
+            .firstListing { $0["name"] = "Lamp\u{1B}[2J\u{1B}]0;pwned\u{07}" }, caughtAt: .primitive, "$[0].name", "controlCharacter"),
+        TamperStep(
             "updated before created", "last_updated a day before created",
             .firstListing { $0["last_updated"] = "2018-04-30T10:39:04Z" }, caughtAt: .primitive, "$[0].last_updated", "relationViolated"),
         TamperStep(
@@ -118,6 +127,14 @@ extension TamperStep {
                 let url = folder.appendingPathComponent("9999999999999-1-swapped.\(PurchaseHistory.fileExtension)")
                 try Data(PurchaseHistory.fileBytes(archive: Array(archive))).write(to: url)
             }, caughtAt: .structured, "$.root", "classNotAllowed"),
+        TamperStep(
+            "NaN date", "a history file whose purchase date is NaN (checksum recomputed)",
+            .historyFile { folder, genuine in
+                let purchase = Purchase(listing: Listing.samples[0].archived, date: Date(timeIntervalSinceReferenceDate: .nan), receipt: Data(repeating: 7, count: 16))
+                let archive = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
+                let url = folder.appendingPathComponent("9999999999999-1-nan.\(PurchaseHistory.fileExtension)")
+                try Data(PurchaseHistory.fileBytes(archive: Array(archive))).write(to: url)
+            }, caughtAt: .primitive, #"$.root.date["NS.time"]"#, "nonFiniteDate"),
         TamperStep(
             "truncated history file", "a copy of a genuine history file cut in half",
             .historyFile { folder, genuine in
@@ -162,6 +179,8 @@ public struct TamperTour: Sendable {
             service.setTamperHook(.init(.afterSigning, transform))
         case .signature(let tamper):
             service.setTamperHook(.init(.signature(tamper)))
+        case .trickledBody:
+            service.setTamperHook(.init(.trickle))
         case .historyFile(let write):
             let genuine = try history.save(Purchase(listing: Listing.samples[0].archived, date: Date(), receipt: Data(repeating: 7, count: 16)))
             try write(history.folder, genuine)
@@ -170,6 +189,8 @@ public struct TamperTour: Sendable {
             return TamperOutcome(step: step, problems: problems, lenient: nil)
         }
         defer { service.setTamperHook(nil) }
+        var client = client
+        if case .trickledBody = step.target { client.timeout = .seconds(1) }
         var problems: [Problem] = []
         do {
             _ = try await client.listings(policy: .strict)

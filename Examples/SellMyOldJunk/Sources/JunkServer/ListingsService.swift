@@ -42,6 +42,8 @@ public final class ListingsService: Sendable {
             case afterSigning
             /// The body is left alone; the signature is made (or mangled) as `SignatureTamper` says.
             case signature(SignatureTamper)
+            /// A genuine response, its body sent one byte every 100 ms: a slow sender.
+            case trickle
         }
         public var point: Point
         public var transform: @Sendable ([UInt8]) -> [UInt8]
@@ -95,6 +97,8 @@ public final class ListingsService: Sendable {
             return message
         case .signature(let tamper):
             return try sign(status: 200, body, tamper: tamper)
+        case .trickle:
+            return try sign(status: 200, body)
         }
     }
 
@@ -147,7 +151,9 @@ public final class ListingsService: Sendable {
             tag = known
         }
         do {
-            return response(try await signedListings(tagged: tag))
+            let message = try await signedListings(tagged: tag)
+            if case .trickle? = tamper.withLock({ $0?.point }) { return trickled(message) }
+            return response(message)
         } catch {
             return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the listings could not be read")])
         }
@@ -200,6 +206,20 @@ public final class ListingsService: Sendable {
             return Response(status: .internalServerError, headers: [.contentType: "application/json"])
         }
         return response(signed)
+    }
+
+    /// For the tamper tour: `message` with its body sent a byte at a time, one every 100 ms.
+    private func trickled(_ message: HTTPMessage) -> Response {
+        var plain = response(message)
+        let body = message.body
+        plain.body = ResponseBody { writer in
+            for byte in body {
+                try await writer.write(ByteBuffer(bytes: [byte]))
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await writer.finish(nil)
+        }
+        return plain
     }
 
     /// The signed message as Hummingbird's response: its status, every field line, its body.
