@@ -1,7 +1,24 @@
 public import Foundation
 public import Hummingbird
 public import Logging
+import HummingbirdCore
 import ServiceLifecycle
+
+/// Bounds on what connections may hold, enforced by Hummingbird itself: an idle
+/// connection (or one that sends its request head too slowly) is closed after
+/// ``idleTimeout``; past ``maxConnections`` open connections, new ones wait in the
+/// listen backlog until others close.
+public struct ConnectionLimits: Sendable {
+    public var idleTimeout: Duration
+    public var maxConnections: Int
+
+    public init(idleTimeout: Duration = .seconds(15), maxConnections: Int = 1_024) {
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+    }
+
+    public static let `default` = ConnectionLimits()
+}
 
 /// Running the listings server: from `junk-server`, or in-process (the demo, the tests).
 public enum ListingsServer {
@@ -15,27 +32,33 @@ public enum ListingsServer {
 
     /// The Hummingbird application, on loopback only.
     public static func application(
-        _ service: ListingsService, port: Int, logLevel: Logger.Level = .info,
+        _ service: ListingsService, port: Int, logLevel: Logger.Level = .info, limits: ConnectionLimits = .default,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var logger = Logger(label: "junk-server")
         logger.logLevel = logLevel
+        let idle = limits.idleTimeout.components
         return Application(
             router: service.router(),
-            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "junk-server"),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            configuration: .init(
+                address: .hostname("127.0.0.1", port: port), serverName: "junk-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }
 
     /// Runs until SIGINT or SIGTERM (then shuts down gracefully).
-    public static func run(_ service: ListingsService, port: Int, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
-        try await application(service, port: port, logLevel: .info, onRunning: onRunning).runService()
+    public static func run(
+        _ service: ListingsService, port: Int, limits: ConnectionLimits = .default, onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
+        try await application(service, port: port, logLevel: .info, limits: limits, onRunning: onRunning).runService()
     }
 
     /// Starts the server in this process on an ephemeral loopback port.
-    public static func start(_ service: ListingsService, port: Int = 0) async throws -> RunningServer {
+    public static func start(_ service: ListingsService, port: Int = 0, limits: ConnectionLimits = .default) async throws -> RunningServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = application(service, port: port, logLevel: .error) { port in
+        let app = application(service, port: port, logLevel: .error, limits: limits) { port in
             continuation.yield(port)
             continuation.finish()
         }

@@ -22,10 +22,21 @@ struct JunkServerCommand: AsyncParsableCommand {
     @Option(help: "Where the database and the key pair live.")
     var dataDirectory = ".junk-server"
 
+    @Option(help: "Seconds before an idle connection (or one sending its request head too slowly) is closed.")
+    var idleTimeout = 15
+
+    @Option(help: "Most open connections; more wait in the listen backlog.")
+    var maxConnections = 1_024
+
+    func validate() throws {
+        guard idleTimeout > 0, maxConnections > 0 else { throw ValidationError("--idle-timeout and --max-connections are positive") }
+    }
+
     func run() async throws {
         let directory = URL(fileURLWithPath: dataDirectory)
         let service = try ListingsServer.prepare(dataDirectory: directory)
-        try await ListingsServer.run(service, port: port) { port in
+        let limits = ConnectionLimits(idleTimeout: .seconds(idleTimeout), maxConnections: maxConnections)
+        try await ListingsServer.run(service, port: port, limits: limits) { port in
             let line = "junk-server: listening on http://127.0.0.1:\(port); public key \(directory.appendingPathComponent(ServerIdentity.publicKeyFile).path)\n"
             FileHandle.standardOutput.write(Data(line.utf8))  // unbuffered: scripts and tests wait for this line
         }

@@ -61,4 +61,60 @@ import Glibc
         // Each bad POST is refused within 64 KiB; thousands of them must not add up.
         #expect(after - before < 64 * 1_048_576)
     }
+
+    /// Idle connections and slow senders (a request head a byte every half second) are closed
+    /// by the server at its idle timeout (Hummingbird's own), and its memory comes back down.
+    @Test func idleAndSlowConnectionsAreClosedAndMemoryReturns() async throws {
+        let folder = try temporaryFolder("idle")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = Process()
+        server.executableURL = executable("junk-server")
+        server.arguments = ["--port", "0", "--data-directory", folder.path, "--idle-timeout", "1"]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        var announced = ""
+        while !announced.contains(";") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            announced += String(decoding: data, as: UTF8.self)
+        }
+        let base = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }).dropLast()
+        let port = try #require(base.split(separator: ":").last.map(String.init))
+        let http = LoadGenerator.makeHTTPClient(connections: 2)
+        #expect(await LoadGenerator.get(http, String(base) + "/listings"))
+        try await http.shutdown()
+        let before = try Self.residentBytes(server.processIdentifier)
+
+        let peer = Process()
+        peer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("idle_connections.py")
+        peer.arguments = ["python3", script.path, port, "900", "100", "30"]  // within the 1,024-connection limit
+        let peerOutput = Pipe()
+        peer.standardOutput = peerOutput
+        try peer.run()
+        var lines = ""
+        while !lines.contains("open") {
+            let data = peerOutput.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            lines += String(decoding: data, as: UTF8.self)
+        }
+        let peak = try Self.residentBytes(server.processIdentifier)
+        while true {
+            let data = peerOutput.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            lines += String(decoding: data, as: UTF8.self)
+        }
+        peer.waitUntilExit()
+        let after = try Self.residentBytes(server.processIdentifier)
+        print("idle and slow connections: \(lines.split(separator: "\n").last ?? "") · server RSS \(before / 1_048_576) MiB → \(peak / 1_048_576) MiB with 1,000 open → \(after / 1_048_576) MiB after")
+        // The server, not the peer's 30 s limit, closed every connection.
+        #expect(lines.contains("closed 1000 of 1000"), "\(lines)")
+        #expect(after - before < 32 * 1_048_576)
+    }
 }
