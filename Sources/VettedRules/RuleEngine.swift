@@ -25,6 +25,17 @@ extension VettedError.Code {
 
     /// Whether this code reports a rule declared wrong: a programmer's error, not bad input.
     public var isRuleDeclaration: Bool { self == .ruleKeyUnknown || self == .ruleKeyNotDecoded || self == .ruleTypeMismatch }
+
+    /// Whether a value broke one of VettedRules' own rules (range, length, pattern, URL,
+    /// date, relation, display-safe text): the primitive stage's codes.
+    public var isRuleViolation: Bool { Self.ruleViolations.contains(self) }
+
+    /// Every code a rule of VettedRules reports for a value.
+    public static let ruleViolations: Set<VettedError.Code> = [
+        .outOfRange, .tooShort, .tooLong, .empty, .patternMismatch, .invalidPattern, .notAllowed, .notUnique, .tooEarly, .tooLate,
+        .nonFiniteDate, .invalidURL, .schemeNotAllowed, .hostNotAllowed, .userInfoNotAllowed, .ipHostNotAllowed, .confusableHost,
+        .relationViolated, .nulCharacter, .controlCharacter, .bidiControl, .invisibleCharacter, .nonCharacter,
+    ]
 }
 
 /// `Module.Outer.Inner`: the full name of a type, without the

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import VettedRules
 import VettedCore
@@ -52,5 +53,25 @@ import VettedCore
         #expect(zip(ConfusablesData.sources, ConfusablesData.sources.dropFirst()).allSatisfy { $0 < $1 })
         #expect(zip(ConfusablesData.scriptStarts, ConfusablesData.scriptStarts.dropFirst()).allSatisfy { $0 < $1 })
         #expect(ConfusablesData.prototypeRanges.allSatisfy { Int($0 >> 8) + Int($0 & 0xFF) <= ConfusablesData.prototypes.count })
+    }
+}
+
+/// `isRuleViolation` knows every code VettedRules declares for a value, so a caller
+/// that sorts errors by stage (the example's purchase history) never misfiles one.
+@Suite struct RuleCodeListTests {
+    @Test func everyDeclaredViolationCodeIsListed() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/VettedRules")
+        var declared = Set<String>()
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("public static let ") && line.contains("= VettedError.Code(\"") {
+                if let name = line.split(separator: "\"").dropFirst().first { declared.insert(String(name)) }
+            }
+        }
+        let declarations: Set<String> = ["ruleKeyUnknown", "ruleKeyNotDecoded", "ruleTypeMismatch"]
+        #expect(declared.count > 20)
+        #expect(Set(VettedError.Code.ruleViolations.map(\.rawValue)) == declared.subtracting(declarations))
+        #expect(declarations.allSatisfy { VettedError.Code($0).isRuleDeclaration && !VettedError.Code($0).isRuleViolation })
     }
 }

@@ -166,7 +166,7 @@ public struct PurchaseHistory: Sendable {
         } catch let error as VettedError {
             // The archive's own checks are the structured stage; a listing's rules the primitive
             // stage; the property list under them the format stage.
-            let stage: Problem.Stage = archiveCodes.contains(error.code) ? .structured : ruleCodes.contains(error.code) ? .primitive : .format
+            let stage: Problem.Stage = archiveCodes.contains(error.code) ? .structured : error.code.isRuleViolation ? .primitive : .format
             return .failure(ListingsRejected(Problem.all(in: error, direct: stage)))
         } catch {
             return .failure(ListingsRejected(Problem.all(in: error, direct: .structured)))
@@ -176,13 +176,6 @@ public struct PurchaseHistory: Sendable {
         }
         return .success(purchase)
     }
-
-    /// The codes of the rules an archived listing keeps to (`Listing`'s).
-    private static let ruleCodes: Set<VettedError.Code> = [
-        .outOfRange, .tooShort, .tooLong, .empty, .patternMismatch, .invalidPattern, .notAllowed, .notUnique, .tooEarly, .tooLate,
-        .nonFiniteDate, .invalidURL, .schemeNotAllowed, .hostNotAllowed, .userInfoNotAllowed, .ipHostNotAllowed, .confusableHost,
-        .relationViolated, .nulCharacter, .controlCharacter, .bidiControl, .invisibleCharacter, .nonCharacter,
-    ]
 
     private static let archiveCodes: Set<VettedError.Code> = [
         .notAKeyedArchive, .archiveCorrupted, .classNotAllowed, .secureCodingNotSupported, .typeMismatch, .archiveCycle, .decodingFailed,

@@ -43,10 +43,12 @@ public final class ArchiveListing: SecureCoding, Equatable, Sendable {
         let rules = Listing.validation.fields
         for check in rules["id"] ?? [] { if let violation = check.check(id) { return violation.error(at: inside("id")) } }
         for check in rules["name"] ?? [] { if let violation = check.check(name) { return violation.error(at: inside("name")) } }
-        let tagRule = Rule<[String]>.count(1...10) && .each(.oneOf(Set(Listing.Tag.allCases.map(\.rawValue))))
         if let violation = tagRule.check(tags) { return violation.error(at: inside("tags")) }
         return nil
     }
+
+    /// `Listing`'s tag rule on tags archived as strings: built once, not per listing read.
+    static let tagRule = Rule<[String]>.count(1...10) && .each(.oneOf(Set(Listing.Tag.allCases.map(\.rawValue))))
 
     public func encode(with coder: KeyedArchiver) {
         coder.encode(id, forKey: "id")
