@@ -11,41 +11,18 @@ MESSAGES: the raw responses, each preceded by a line with its length in bytes.""
 import datetime
 import sys
 
+import os
+
+# The message classes and the parser are the interop peer's (scripts/interop/httpsig_peer.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "interop"))
 try:
     from cryptography.hazmat.primitives.serialization import load_pem_public_key
     from http_message_signatures import HTTPMessageVerifier, MappingKeyResolver, algorithms
+
+    from httpsig_peer import parse
 except ImportError as error:
     print(f"unavailable: {error}", flush=True)
     sys.exit(0)
-
-
-class Headers:
-    def __init__(self, lines):
-        self.lines = lines
-
-    def items(self):
-        return list(self.lines)
-
-    def __iter__(self):
-        return iter(dict.fromkeys(name for name, _ in self.lines))
-
-    def __contains__(self, name):
-        return any(n.lower() == name.lower() for n, _ in self.lines)
-
-    def __getitem__(self, name):
-        return ", ".join(v for n, v in self.lines if n.lower() == name.lower())
-
-
-class Response:
-    def __init__(self, status_code, headers):
-        self.status_code, self.headers, self.request = status_code, headers, None
-
-
-def parse(data):
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    fields = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:]]
-    return Response(int(lines[0].split(" ")[1]), Headers(fields)), body
 
 
 def main():

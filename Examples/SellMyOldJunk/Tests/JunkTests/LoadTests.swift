@@ -19,20 +19,15 @@ import Glibc
         return kilobytes * 1024
     }
 
-    @Test func theServerKeepsServingThroughAFloodOfBadPostsWithBoundedMemory() async throws {
-        let folder = try temporaryFolder("flood")
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// `junk-server` in its own process on a free port, and its base URL once it listens.
+    static func startServer(_ folder: URL, _ options: [String] = []) throws -> (Process, String) {
         let server = Process()
         server.executableURL = executable("junk-server")
-        server.arguments = ["--port", "0", "--data-directory", folder.path]
+        server.arguments = ["--port", "0", "--data-directory", folder.path] + options
         let output = Pipe()
         server.standardOutput = output
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
         // "junk-server: listening on http://127.0.0.1:PORT; …"
         var announced = ""
         while !announced.contains(";") {
@@ -40,7 +35,22 @@ import Glibc
             guard !data.isEmpty else { break }
             announced += String(decoding: data, as: UTF8.self)
         }
-        let base = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }).dropLast()
+        guard let base = announced.split(separator: " ").first(where: { $0.hasPrefix("http://127.0.0.1:") })?.dropLast() else {
+            server.terminate()
+            server.waitUntilExit()
+            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "junk-server did not announce its port: \(announced)"])
+        }
+        return (server, String(base))
+    }
+
+    @Test func theServerKeepsServingThroughAFloodOfBadPostsWithBoundedMemory() async throws {
+        let folder = try temporaryFolder("flood")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, base) = try Self.startServer(folder)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
         let url = base + "/listings"
 
         let http = LoadGenerator.makeHTTPClient(connections: 12)
@@ -67,27 +77,14 @@ import Glibc
     @Test func idleAndSlowConnectionsAreClosedAndMemoryReturns() async throws {
         let folder = try temporaryFolder("idle")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = Process()
-        server.executableURL = executable("junk-server")
-        server.arguments = ["--port", "0", "--data-directory", folder.path, "--idle-timeout", "1"]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, base) = try Self.startServer(folder, ["--idle-timeout", "1"])
         defer {
             server.terminate()
             server.waitUntilExit()
         }
-        var announced = ""
-        while !announced.contains(";") {
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            announced += String(decoding: data, as: UTF8.self)
-        }
-        let base = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }).dropLast()
         let port = try #require(base.split(separator: ":").last.map(String.init))
         let http = LoadGenerator.makeHTTPClient(connections: 2)
-        #expect(await LoadGenerator.get(http, String(base) + "/listings"))
+        #expect(await LoadGenerator.get(http, base + "/listings"))
         try await http.shutdown()
         let before = try Self.residentBytes(server.processIdentifier)
 
