@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Hummingbird
 import HTTPTypes
 public import JunkModel
@@ -131,13 +131,13 @@ public final class ListingsService: Sendable {
     }
 
     /// Routes for `GET /listings` and `POST /listings`.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<ListingsRequestContext> {
+        let router = Router(context: ListingsRequestContext.self)
         router.get("listings") { request, _ -> Response in
             await self.getListings(request)
         }
-        router.post("listings") { request, _ -> Response in
-            await self.postListing(request)
+        router.post("listings") { request, context -> Response in
+            await self.postListing(request, context: context)
         }
         return router
     }
@@ -159,7 +159,7 @@ public final class ListingsService: Sendable {
         }
     }
 
-    private func postListing(_ request: Request) async -> Response {
+    private func postListing(_ request: Request, context: ListingsRequestContext) async -> Response {
         // JSON only: a body declared as anything else is not read at all.
         let contentType = request.headers[.contentType] ?? ""
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
@@ -174,9 +174,11 @@ public final class ListingsService: Sendable {
         }
         let listing: Listing
         do {
-            listing = try await Self.decoder.decode(
-                Listing.self, from: request.body.map(\.readableBytesView), policy: GatePolicy(maxBytes: limit, limits: ListingsAPI.parserLimits))
-        } catch let error as VettedError where error.code == .inputSizeLimitExceeded {
+            // Hummingbird's own request decoding, with the context's JSONDecoder: Vetted's
+            // decoder behind `asJSONDecoder`. (Not `request.decode(as:)`, which turns a
+            // DecodingError into a bare message and would lose each problem's path and code.)
+            listing = try await context.requestDecoder.decode(Listing.self, from: request, context: context)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {  // NIOTooManyBytesError, from collect(upTo:)
             return tooLarge(limit)
         } catch {
             return problems(.badRequest, Problem.all(in: error))
@@ -240,4 +242,20 @@ public final class ListingsService: Sendable {
     }()
 
     static let decoder = ListingsAPI.makeDecoder()
+}
+
+/// The server's request context: Hummingbird decodes request bodies with
+/// ``requestDecoder``, here the talk's rules and limits (``ListingsAPI/makeDecoder(maximumProblems:)``)
+/// behind Vetted's `asJSONDecoder`, and collects at most ``ListingsAPI/maximumPostBytes`` of a body.
+public struct ListingsRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    public var requestDecoder: JSONDecoder { Self.decoder }
+    public var maxUploadSize: Int { ListingsAPI.maximumPostBytes }
+
+    static let decoder = ListingsService.decoder.asJSONDecoder
 }
