@@ -177,9 +177,23 @@ public final class ListingsService: Sendable {
             // Hummingbird's own request decoding, with the context's JSONDecoder: Vetted's
             // decoder behind `asJSONDecoder`. (Not `request.decode(as:)`, which turns a
             // DecodingError into a bare message and would lose each problem's path and code.)
-            listing = try await context.requestDecoder.decode(Listing.self, from: request, context: context)
+            // The whole body within `bodyTimeout`: a sender that trickles it is cut off (408).
+            listing = try await withThrowingTaskGroup(of: Listing.self) { group in
+                group.addTask { try await context.requestDecoder.decode(Listing.self, from: request, context: context) }
+                group.addTask {
+                    try await Task.sleep(for: self.bodyTimeout)
+                    throw BodyTimedOut()
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw CancellationError() }
+                return first
+            }
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {  // NIOTooManyBytesError, from collect(upTo:)
             return tooLarge(limit)
+        } catch is BodyTimedOut {
+            return problems(
+                .requestTimeout,
+                [Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: "the body did not arrive within \(bodyTimeout)")])
         } catch {
             return problems(.badRequest, Problem.all(in: error))
         }
@@ -196,6 +210,14 @@ public final class ListingsService: Sendable {
         }
         return problems(.created, [])
     }
+
+    /// How long a `POST` body may take to arrive, however slowly it trickles in.
+    public var bodyTimeout: Duration { bodyTimeoutSetting.withLock { $0 } }
+    /// Sets ``bodyTimeout`` (the tests shorten it).
+    public func setBodyTimeout(_ timeout: Duration) { bodyTimeoutSetting.withLock { $0 = timeout } }
+    private let bodyTimeoutSetting = Mutex<Duration>(.seconds(10))
+
+    private struct BodyTimedOut: Error {}
 
     private func tooLarge(_ limit: Int) -> Response {
         problems(.contentTooLarge, [Problem(stage: .raw, path: "$", code: "inputSizeLimitExceeded", message: "the body is over \(limit) bytes")])

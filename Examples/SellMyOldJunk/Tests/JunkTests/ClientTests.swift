@@ -7,6 +7,8 @@ import JunkClient
 import JunkDemo
 import JunkModel
 import JunkServer
+import NIOCore
+import NIOHTTP1
 import Testing
 import Vetted
 
@@ -111,6 +113,38 @@ import Vetted
             for kind in LoadGenerator.BadPost.allCases {
                 #expect(await LoadGenerator.post(http, url, kind), "\(kind)")
             }
+            try await http.shutdown()
+            #expect(try await client.listings().listings.count == 6)
+        }
+    }
+
+    /// A POST whose body trickles in (a byte every 200 ms) is cut off at the server's body
+    /// timeout with 408 and its problem, and the server keeps serving.
+    @Test func aTrickledPostBodyIsCutOffWith408() async throws {
+        try await withLiveServer { server, client in
+            server.service.setBodyTimeout(.seconds(1))
+            let http = LoadGenerator.makeHTTPClient(connections: 2)
+            var request = HTTPClientRequest(url: server.baseURL + "/listings")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            let trickle = AsyncStream<ByteBuffer> { continuation in
+                let task = Task {
+                    for _ in 0..<50 {
+                        try? await Task.sleep(for: .milliseconds(200))
+                        if Task.isCancelled { break }
+                        continuation.yield(ByteBuffer(string: " "))
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+            request.body = .stream(trickle, length: .unknown)
+            let response = try await http.execute(request, timeout: .seconds(30))
+            var body = ByteBuffer()
+            for try await part in response.body { body.writeImmutableBuffer(part) }
+            #expect(response.status.code == 408)
+            let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(body.readableBytesView))
+            #expect(report.errors.map { "\($0.stage) \($0.path) \($0.code)" } == ["raw $ deadlineExceeded"])
             try await http.shutdown()
             #expect(try await client.listings().listings.count == 6)
         }
