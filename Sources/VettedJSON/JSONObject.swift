@@ -25,7 +25,7 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
     public private(set) var values: [JSONValue]
     /// Each key's first position, for objects over ``indexThreshold`` members: built on
     /// the first lookup, replaced on every change (copies share it until then).
-    private var lookup: KeyIndex?
+    private var lookup: FirstPositions?
 
     /// Objects up to this many members are searched in place.
     static let indexThreshold = 16
@@ -33,14 +33,14 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
     public init(_ members: [Member] = []) {
         keys = members.map(\.key)
         values = members.map(\.value)
-        lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
+        lookup = keys.count > Self.indexThreshold ? FirstPositions() : nil
     }
 
     /// Parallel arrays of equal length (the parser's fast path).
     init(keys: [String], values: [JSONValue]) {
         self.keys = keys
         self.values = values
-        lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
+        lookup = keys.count > Self.indexThreshold ? FirstPositions() : nil
     }
 
     /// The position of the first member named `key`.
@@ -76,7 +76,7 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
                 }
                 keys.removeLast(keys.count - kept)
                 values.removeLast(Swift.max(0, values.count - kept))
-                lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
+                lookup = keys.count > Self.indexThreshold ? FirstPositions() : nil
                 return
             }
             if let index = position(of: key), values.indices.contains(index) {
@@ -84,8 +84,13 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
             } else {
                 keys.append(key)
                 values.append(newValue)
-                // A new key: a new index (the old one may be shared with copies).
-                lookup = keys.count > Self.indexThreshold ? KeyIndex() : nil
+                // Extended in place when this object alone holds it, so that building a large
+                // object key by key stays linear; else (shared with a copy, or none yet) a new one.
+                if lookup != nil, isKnownUniquelyReferenced(&lookup) {
+                    lookup?.appended(key, at: keys.count - 1)
+                } else {
+                    lookup = keys.count > Self.indexThreshold ? FirstPositions() : nil
+                }
             }
         }
     }
@@ -149,24 +154,5 @@ extension JSONObject: Hashable {
 extension JSONObject: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements.map { Member(key: $0.0, value: $0.1) })
-    }
-}
-
-/// The lazily built key → first position table of a large ``JSONObject``.
-final class KeyIndex: Sendable {
-    private let table = Locked<[String: Int]?>(nil)
-
-    func position(of key: String, in keys: [String]) -> Int? {
-        var found: Int?
-        table.update { table in
-            if table == nil {
-                var built: [String: Int] = [:]
-                built.reserveCapacity(keys.count)
-                for (position, name) in keys.enumerated() where built[name] == nil { built[name] = position }
-                table = built
-            }
-            found = table?[key]
-        }
-        return found
     }
 }

@@ -55,7 +55,9 @@ public enum PlistInteger: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A dictionary with string keys that keeps the order of its entries.
-/// Equality ignores order.
+/// Equality ignores order. Lookup by key scans a small dictionary (up to 16
+/// entries) and indexes a larger one on its first lookup: looking up every key
+/// of a dictionary of n entries costs O(n), never O(n²).
 public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     public struct Entry: Sendable, Equatable {
         public var key: String
@@ -67,10 +69,25 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
     }
 
     public private(set) var entries: [Entry]
+    /// Each key's first position, for dictionaries over ``smallDictionary`` entries:
+    /// built on the first lookup, replaced on every change (copies share it until then).
+    private var lookup: FirstPositions?
 
-    public init(_ entries: [Entry] = []) { self.entries = entries }
+    public init(_ entries: [Entry] = []) {
+        self.entries = entries
+        lookup = Self.index(for: entries.count)
+    }
     public init(dictionaryLiteral elements: (String, PlistValue)...) {
         entries = elements.map { Entry(key: $0.0, value: $0.1) }
+        lookup = Self.index(for: entries.count)
+    }
+
+    private static func index(for count: Int) -> FirstPositions? { count > smallDictionary ? FirstPositions() : nil }
+
+    /// The position of the first entry named `key`.
+    private func position(of key: String) -> Int? {
+        if let lookup { return lookup.position(of: key, in: entries.lazy.map(\.key)) }
+        return entries.firstIndex { $0.key == key }
     }
 
     public var startIndex: Int { entries.startIndex }
@@ -82,16 +99,24 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
     /// The value of the first entry named `key`; setting replaces it in place,
     /// appends, or (with `nil`) removes every entry named `key`.
     public subscript(key: String) -> PlistValue? {
-        get { entries.first(where: { $0.key == key })?.value }
+        get { position(of: key).flatMap { entries.indices.contains($0) ? entries[$0].value : nil } }
         set {
             guard let newValue else {
                 entries.removeAll { $0.key == key }
+                lookup = Self.index(for: entries.count)  // keys changed: a new index (the old one may be shared)
                 return
             }
-            if let index = entries.firstIndex(where: { $0.key == key }) {
+            if let index = position(of: key), entries.indices.contains(index) {
                 entries[index].value = newValue
             } else {
                 entries.append(Entry(key: key, value: newValue))
+                // Extended in place when this dictionary alone holds it, so that building a large
+                // dictionary key by key stays linear; else (shared with a copy, or none yet) a new one.
+                if lookup != nil, isKnownUniquelyReferenced(&lookup) {
+                    lookup?.appended(key, at: entries.count - 1)
+                } else {
+                    lookup = Self.index(for: entries.count)
+                }
             }
         }
     }

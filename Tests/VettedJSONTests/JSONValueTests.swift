@@ -252,6 +252,19 @@ import VettedJSON
         #expect(copy["k5"] == .number(JSONNumber(5)) && copy["new"] == nil)  // the copy keeps its own members
         object["k3"] = nil  // removes both k3 members
         #expect(object["k3"] == nil && object.count == 40 && object["k4"] == .number(JSONNumber(4)))
+        // Built key by key (the index extended in place), then copied and grown apart:
+        // each copy answers for its own members only.
+        var built = JSONObject()
+        for index in 0..<100 {
+            built["b\(index)"] = .number(JSONNumber(index))
+            #expect(built["b\(index)"] == .number(JSONNumber(index)) && built["b\(index / 2)"] == .number(JSONNumber(index / 2)))
+        }
+        var left = built
+        var right = built
+        left["only-left"] = "L"
+        right["only-right"] = "R"
+        #expect(left["only-left"] == "L" && left["only-right"] == nil && left["b99"] == .number(JSONNumber(99)))
+        #expect(right["only-right"] == "R" && right["only-left"] == nil && built["only-left"] == nil && built.count == 100)
         // A parsed large object, every key looked up.
         let text = "{" + (0..<1_000).map { "\"key\($0)\":\($0)" }.joined(separator: ",") + "}"
         let parsed = try #require(try JSONParser().parse(text).objectValue)

@@ -303,3 +303,25 @@ struct PlistlibListingTests {
         #expect(try PlistParser().parse(bytes) == value)
     }
 }
+
+/// Large plist dictionaries are indexed on their first lookup (issue 18, item 2): the
+/// index answers as a scan would, through additions, removals and copies.
+@Suite struct PlistDictionaryIndexTests {
+    @Test func lookupsMatchAScanThroughChangesAndCopies() {
+        var dictionary = PlistDictionary()
+        for index in 0..<100 {
+            dictionary["k\(index)"] = .integer(.signed(Int64(index)))
+            #expect(dictionary["k\(index)"] == .integer(.signed(Int64(index))) && dictionary["k\(index / 3)"] == .integer(.signed(Int64(index / 3))))
+        }
+        var copy = dictionary
+        copy["k5"] = .string("five")
+        copy["extra"] = .bool(true)
+        #expect(dictionary["k5"] == .integer(.signed(5)) && dictionary["extra"] == nil)
+        #expect(copy["k5"] == .string("five") && copy["extra"] == .bool(true) && copy["k99"] == .integer(.signed(99)))
+        copy["k0"] = nil
+        #expect(copy["k0"] == nil && copy["k1"] == .integer(.signed(1)) && copy.count == 100)
+        // Repeated keys (a parser may keep them under a policy): the first wins, as a scan's would.
+        let repeated = PlistDictionary((0..<40).map { .init(key: "r\($0 % 20)", value: .integer(.signed(Int64($0)))) })
+        #expect(repeated["r3"] == .integer(.signed(3)))
+    }
+}
