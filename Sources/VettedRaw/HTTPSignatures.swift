@@ -377,7 +377,7 @@ public enum HTTPSignatures {
         try checkTimes(parameters, policy: policy, now: now, path: inputPath)
 
         guard case .item(let signatureItem) = signatureEntry, case .undecodedByteSequence(let base64) = signatureItem.rfc9651BareItem,
-            signatureItem.rfc9651Parameters.isEmpty, let signature = Data(base64Encoded: base64)
+            signatureItem.rfc9651Parameters.isEmpty, let signature = canonicalBase64(base64)
         else {
             throw VettedError(
                 code: .malformedHTTPSignature, path: [.key("signature"), .key(label)], message: "a signature is one byte sequence, :base64:")
@@ -599,6 +599,13 @@ public enum HTTPSignatures {
         }
     }
 
+    /// The bytes of `text` when it is base64 as an encoder writes it, padding bits zero:
+    /// `AA==` and `AB==` decode alike, and only one of them may stand for the bytes.
+    static func canonicalBase64(_ text: String) -> Data? {
+        guard let bytes = Data(base64Encoded: text), bytes.base64EncodedString() == text else { return nil }
+        return bytes
+    }
+
     /// A structured-field key: lower-case letter or `*`, then lower-case letters, digits, `_-.*`.
     static func isValidLabel(_ label: String) -> Bool {
         let bytes = Array(label.utf8)
@@ -650,7 +657,7 @@ enum ContentDigest {
             default: continue
             }
             guard case .item(let item) = value, case .undecodedByteSequence(let base64) = item.rfc9651BareItem,
-                let bytes = Data(base64Encoded: base64)
+                let bytes = HTTPSignatures.canonicalBase64(base64)
             else {
                 throw VettedError(code: .malformedDigest, path: path.appending(.key(name)), message: "a digest is one byte sequence, :base64:")
             }

@@ -264,6 +264,13 @@ enum RFC9421 {
         #expect(Self.code(p256) == .algorithmMismatch)
         // A signature value that is not a byte sequence.
         #expect(Self.code(Self.replacing(message, "Signature", with: "sig1=\"AAAA\"")) == .malformedHTTPSignature)
+        // The same signature bytes under another base64 spelling (non-zero padding bits): refused, not accepted.
+        let last = try #require(signature.dropLast(3).last)  // the character before "==:"
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        let sibling = try #require(alphabet.firstIndex(of: last).map { alphabet[($0 / 16) * 16 + ($0 % 16 == 0 ? 1 : 0)] })
+        let respelled = String(signature.dropLast(4)) + String(sibling) + "==:"
+        #expect(respelled != signature)
+        #expect(Self.code(Self.replacing(message, "Signature", with: respelled)) == .malformedHTTPSignature)
         // Truncated signature bytes.
         #expect(Self.code(Self.replacing(message, "Signature", with: "sig1=:AAAA:")) == .signatureMismatch)
     }
