@@ -30,6 +30,18 @@ struct ScalingCheck: ParsableCommand {
     @Option(help: "Time only the shapes whose name starts with this.")
     var only: String?
 
+    @Flag(
+        help: """
+            Count instructions instead of timing: each size runs once in its own process under \
+            valgrind's callgrind, counting only the shape's work. Deterministic, and blind to caches \
+            and the allocator's page faults: the factors are the algorithm's.
+            """)
+    var instructions = false
+
+    /// Internal: run one shape once at exactly this size (the process callgrind watches).
+    @Option(help: .hidden)
+    var once: Int?
+
     struct Shape {
         let name: String
         let n: Int
@@ -142,18 +154,33 @@ struct ScalingCheck: ParsableCommand {
                 return { _ = pattern.matches(text) }
             },
         ]
+        if let once {
+            guard let only, let shape = shapes.first(where: { $0.name == only }) else { throw ValidationError("--once needs --only SHAPE") }
+            let work = try shape.make(once)
+            try work()  // warm-up, not counted
+            try scalingMeasuredWork(work)
+            return
+        }
+        // Valgrind cannot read this toolchain's DWARF: it watches a copy without debug info (symbols stay).
+        let watched = FileManager.default.temporaryDirectory.appendingPathComponent("vetted-scaling-\(ProcessInfo.processInfo.processIdentifier)")
+        defer { if instructions { try? FileManager.default.removeItem(at: watched) } }
+        if instructions { try Self.tool(["objcopy", "--strip-debug", CommandLine.arguments[0], watched.path], what: "objcopy (binutils)") }
         var failed: [String] = []
         for shape in shapes where only.map(shape.name.hasPrefix) ?? true {
             let n = shape.n * scale
             var seconds: [Double] = []
             for size in [n, 2 * n, 4 * n] {
-                let work = try shape.make(size)
-                seconds.append(try Timing.medians(runs: runs, warmup: 1, [{ try work(); return nil }])[0])
+                if instructions {
+                    seconds.append(Double(try countInstructions(shape.name, size, watching: watched.path)))
+                } else {
+                    let work = try shape.make(size)
+                    seconds.append(try Timing.medians(runs: runs, warmup: 1, [{ try work(); return nil }])[0])
+                }
             }
             let factors = [seconds[1] / seconds[0], seconds[2] / seconds[1]]
             let over = factors.contains { $0 > limit }
             if over { failed.append(shape.name) }
-            let times = seconds.map { String(format: "%.4f", $0) }.joined(separator: " ")
+            let times = seconds.map { instructions ? String(format: "%.0f", $0) : String(format: "%.4f", $0) }.joined(separator: " ")
             let growth = factors.map { String(format: "%.2f", $0) }.joined(separator: " ")
             print("\(shape.name)\t\(n)\t\(times)\t\(growth)\(over ? "\tOVER" : "")")
         }
@@ -162,4 +189,39 @@ struct ScalingCheck: ParsableCommand {
             throw ExitCode(1)
         }
     }
+
+    /// Instructions executed inside ``scalingMeasuredWork`` when `shape` runs once at `size`, in a child process under callgrind.
+    private func countInstructions(_ shape: String, _ size: Int, watching binary: String) throws -> Int {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("vetted-scaling-\(ProcessInfo.processInfo.processIdentifier).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try Self.tool(
+            [
+                "valgrind", "--tool=callgrind", "--toggle-collect=*scalingMeasuredWork*", "--callgrind-out-file=\(output.path)",
+                binary, "scaling", "--only", shape, "--once", String(size),
+            ], what: "valgrind --tool=callgrind for \(shape) at \(size)")
+        let text = try String(contentsOf: output, encoding: .utf8)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") || $0.hasPrefix("totals:") }),
+            let count = line.split(separator: " ").last.flatMap({ Int($0) })
+        else { throw ValidationError("no instruction count in callgrind's output for \(shape) at \(size)") }
+        return count
+    }
+
+    private static func tool(_ arguments: [String], what: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ValidationError("\(what) failed (exit \(process.terminationStatus)): is it installed?")
+        }
+    }
+}
+
+/// The work callgrind counts (`--toggle-collect`): kept out of line so that its symbol exists.
+@inline(never)
+func scalingMeasuredWork(_ work: () throws -> Void) rethrows {
+    try work()
 }
