@@ -26,7 +26,6 @@ struct BinaryPlistReader {
     private var objectCount = 0
     private var topObject = 0
     private var offsetTableOffset = 0
-    private var offsets: [Int] = []
 
     /// Trailer layout: 5 unused bytes, sort version, offset int size, object
     /// ref size, object count (8), top object (8), offset table offset (8).
@@ -43,10 +42,57 @@ struct BinaryPlistReader {
     }
 
     mutating func read() throws(VettedError) -> PlistValue {
+        try prepare()
+        return try materialize(topObject, above: 0)
+    }
+
+    /// Reads and checks the trailer, the offset table and every object's extent.
+    mutating func prepare() throws(VettedError) {
         try readTrailer()
         try readOffsets()
         try checkExtents()
-        return try materialize()
+        onPath = [Bool](repeating: false, count: objectCount)
+    }
+
+    /// After ``prepare()``: the whole document's value.
+    mutating func readPrepared() throws(VettedError) -> PlistValue {
+        try materialize(topObject, above: 0)
+    }
+
+    // MARK: A top-level array, one element at a time
+
+    /// After ``prepare()``: when the top object is an array (or set), opens it
+    /// and returns its count, so that ``element(_:)`` reads each element's tree
+    /// on its own and nothing holds the whole document's values. `nil` when the
+    /// top object is anything else (then nothing has changed: use ``read()``).
+    /// Every check of ``read()`` applies as each element is read: shared
+    /// objects count against `maxValues` across elements, and an element that
+    /// contains the array is `cyclicReference`.
+    mutating func openTopArray() throws(VettedError) -> Int? {
+        let offset = offset(of: topObject)
+        let header = try header(at: offset)
+        guard frames.isEmpty, header.marker >> 4 == 0xA || header.marker >> 4 == 0xC else { return nil }
+        valueCount += 1
+        guard valueCount <= limits.maxValues else {
+            throw error(.valueLimitExceeded, at: offset, "more than \(limits.maxValues) values")
+        }
+        guard header.length <= limits.maxMembers else {
+            throw error(.memberLimitExceeded, at: offset, "container has \(header.length) members; the limit is \(limits.maxMembers)")
+        }
+        onPath[topObject] = true
+        frames.append(
+            Frame(object: topObject, isDictionary: false, references: header.payload, count: header.length, valueBase: 0, keyBase: 0))
+        return header.length
+    }
+
+    /// Element `index` of the array opened by ``openTopArray()``, with every check of ``read()``.
+    mutating func element(_ index: Int) throws(VettedError) -> PlistValue {
+        guard frames.count == 1, frames[0].count > index, index >= 0 else {
+            throw error(.internalInvariantViolated, at: 0, "element \(index) of the top array was asked for out of turn")
+        }
+        frames[0].position = index + 1
+        let object = try reference(at: frames[0].references + index * objectRefSize)
+        return try materialize(object, above: 1)
     }
 
     // MARK: Trailer and offsets
@@ -94,8 +140,10 @@ struct BinaryPlistReader {
         }
     }
 
-    private mutating func readOffsets() throws(VettedError) {
-        offsets.reserveCapacity(objectCount)
+    /// Checks every entry of the offset table. Offsets are not copied out:
+    /// ``offset(of:)`` reads them from the table, so that the document's
+    /// overhead beyond its bytes stays small.
+    private func readOffsets() throws(VettedError) {
         for index in 0..<objectCount {
             let position = offsetTableOffset + index * offsetIntSize
             let offset = scanner.bigEndianInteger(at: position, size: offsetIntSize)
@@ -103,8 +151,12 @@ struct BinaryPlistReader {
             guard offset >= UInt64(Self.headerSize), offset < UInt64(offsetTableOffset) else {
                 throw error(.offsetOutOfBounds, at: position, "object \(index) is at offset \(offset), outside the object area")
             }
-            offsets.append(Int(offset))
         }
+    }
+
+    /// Where object `index` (in `0..<objectCount`) starts: checked by ``readOffsets()``.
+    private func offset(of index: Int) -> Int {
+        Int(truncatingIfNeeded: scanner.bigEndianInteger(at: offsetTableOffset + index * offsetIntSize, size: offsetIntSize))
     }
 
     // MARK: Object extents
@@ -187,7 +239,8 @@ struct BinaryPlistReader {
     private func checkExtents() throws(VettedError) {
         var extents: [(start: Int, end: Int)] = []
         extents.reserveCapacity(objectCount)
-        for offset in offsets {
+        for index in 0..<objectCount {
+            let offset = offset(of: index)
             extents.append((offset, try header(at: offset).end))
         }
         extents.sort { $0.start < $1.start }
@@ -231,17 +284,22 @@ struct BinaryPlistReader {
         return Int(raw)
     }
 
-    private mutating func materialize() throws(VettedError) -> PlistValue {
-        var onPath = [Bool](repeating: false, count: objectCount)
-        var valueCount = 0
+    /// Which containers are open (a container met again inside itself is a cycle).
+    private var onPath: [Bool] = []
+    /// Values made so far: a shared object counts each time it is used.
+    private var valueCount = 0
+
+    /// The value of `first`, read iteratively above the `base` frames already open.
+    private mutating func materialize(_ first: Int, above base: Int) throws(VettedError) -> PlistValue {
         let maxDepth = limits.effectiveMaxDepth
-        var next: Int? = topObject
+        let valueBase = values.count
+        var next: Int? = first
 
         while true {
             if let object = next {
                 next = nil
                 valueCount += 1
-                let offset = offsets[object]
+                let offset = offset(of: object)
                 guard valueCount <= limits.maxValues else {
                     throw error(
                         .valueLimitExceeded, at: offset,
@@ -274,7 +332,7 @@ struct BinaryPlistReader {
                     }
                 }
             }
-            guard let top = frames.last else { break }
+            guard frames.count > base, let top = frames.last else { break }
             if top.position < top.count {
                 let index = frames.count - 1
                 let position = top.position
@@ -303,8 +361,8 @@ struct BinaryPlistReader {
                     // At the repeated key's object, with the path of the dictionary's member. Only the
                     // error's location: both references were read (and checked) when the keys were,
                     // and should one fail here, the error still stands, at the dictionary's offset.
-                    let keyOffset = (try? reference(at: top.references + error.position * objectRefSize)).map { offsets[$0] } ?? offsets[top.object]
-                    let firstOffset = (try? reference(at: top.references + error.first * objectRefSize)).map { offsets[$0] }
+                    let keyOffset = (try? reference(at: top.references + error.position * objectRefSize)).map(offset(of:)) ?? offset(of: top.object)
+                    let firstOffset = (try? reference(at: top.references + error.first * objectRefSize)).map(offset(of:))
                     throw self.error(
                         .duplicateKey, at: keyOffset, "key \"\(Excerpt.escape(error.key))\" appears twice in one dictionary",
                         path: DocumentPath(currentPath().components + [.key(error.key)]), related: firstOffset)
@@ -314,8 +372,8 @@ struct BinaryPlistReader {
                 values.append(.array(elements))
             }
         }
-        guard let root = values.last else {
-            throw error(.invalidTrailer, at: scanner.count - Self.trailerSize, "no top object")
+        guard values.count == valueBase + 1, let root = values.popLast() else {
+            throw error(.internalInvariantViolated, at: offset(of: first), "reading object \(first) left \(values.count - valueBase) values")
         }
         return root
     }
@@ -333,9 +391,21 @@ struct BinaryPlistReader {
             })
     }
 
+    /// Keys read lately, by object: records share their key objects, so most
+    /// keys are read once (a direct-mapped cache: one entry per `object % 64`).
+    private var keyCache = [(object: Int, key: String)](repeating: (-1, ""), count: 64)
+
     /// A dictionary key: must be a string object.
-    private func key(_ object: Int) throws(VettedError) -> String {
-        let offset = offsets[object]
+    private mutating func key(_ object: Int) throws(VettedError) -> String {
+        let slot = object & 63
+        if keyCache[slot].object == object { return keyCache[slot].key }
+        let key = try readKey(object)
+        keyCache[slot] = (object, key)
+        return key
+    }
+
+    private func readKey(_ object: Int) throws(VettedError) -> String {
+        let offset = offset(of: object)
         let header = try header(at: offset)
         let value: PlistValue
         do {

@@ -53,11 +53,7 @@ public struct PlistParser: Sendable {
 
     /// Parses the given format only.
     public func parse(_ source: SourceText, as format: Format) throws(VettedError) -> PlistValue {
-        guard source.count <= limits.maxInputBytes else {
-            throw VettedError(
-                .inputSizeLimitExceeded, at: Swift.max(0, limits.maxInputBytes), in: source,
-                message: "input is \(source.count) bytes; the limit is \(limits.maxInputBytes)")
-        }
+        try checkSize(source)
         let result = source.withScanner { scanner -> Result<PlistValue, VettedError> in
             switch format {
             case .binary:
@@ -73,4 +69,55 @@ public struct PlistParser: Sendable {
         }
         return try result.get()
     }
+
+    private func checkSize(_ source: SourceText) throws(VettedError) {
+        guard source.count <= limits.maxInputBytes else {
+            throw VettedError(
+                .inputSizeLimitExceeded, at: Swift.max(0, limits.maxInputBytes), in: source,
+                message: "input is \(source.count) bytes; the limit is \(limits.maxInputBytes)")
+        }
+    }
+
+    /// What ``streamingTopArray(_:_:)`` did.
+    enum Streamed<R> {
+        /// The top object is an array: what `body` returned.
+        case streamed(R)
+        /// Anything else: the whole value, read as ``parse(_:as:)`` reads it.
+        case whole(PlistValue)
+    }
+
+    /// A binary plist whose top object is an array is read one element at a
+    /// time: `body` gets the count and a function that reads element `i` (each
+    /// element's tree only when asked for, with every check of ``parse(_:as:)``),
+    /// so the document's values are never all alive at once. Any other input is
+    /// read whole. Errors of the reader are thrown as ``PlistReadFailure``; what
+    /// `body` throws passes through as it is.
+    func streamingTopArray<R>(
+        _ source: SourceText, _ body: (_ count: Int, _ element: (Int) throws -> PlistValue) throws -> R
+    ) throws -> Streamed<R> {
+        do { try checkSize(source) } catch { throw PlistReadFailure(error: error) }
+        let outcome = source.withScanner { scanner -> Result<Streamed<R>, any Error> in
+            Result {
+                guard scanner.bigEndianInteger(at: 0, size: 8) == 0x6270_6C69_7374_3030 else {
+                    throw PlistReadFailure(error: VettedError(.unknownPlistFormat, at: 0, in: source, message: "only bplist00 binary property lists are read"))
+                }
+                var reader = BinaryPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
+                func reading<T>(_ step: (inout BinaryPlistReader) throws(VettedError) -> T) throws -> T {
+                    do { return try step(&reader) } catch { throw PlistReadFailure(error: error) }
+                }
+                try reading { reader throws(VettedError) in try reader.prepare() }
+                guard let count = try reading({ reader throws(VettedError) in try reader.openTopArray() }) else {
+                    return .whole(try reading { reader throws(VettedError) in try reader.readPrepared() })
+                }
+                return .streamed(try body(count) { index in try reading { reader throws(VettedError) in try reader.element(index) } })
+            }
+        }
+        return try outcome.get()
+    }
+}
+
+/// A defect of the input found by the reader while a decoder streams it
+/// (``PlistParser/streamingTopArray(_:_:)``), told apart from the decoder's own errors.
+struct PlistReadFailure: Error {
+    let error: VettedError
 }

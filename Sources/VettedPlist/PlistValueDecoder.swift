@@ -263,6 +263,8 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
 /// and errors as `Array.init(from:)`, which the decoder would otherwise run.
 protocol PlistArrayDecodable {
     static func decode(_ elements: [PlistValue], from decoder: PlistValueDecoder) throws -> Self
+    /// The same, with each element read only when its turn comes (a streamed top-level array).
+    static func decodeStreamed(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> Self
 }
 
 extension Array: PlistArrayDecodable where Element: Decodable {
@@ -271,6 +273,15 @@ extension Array: PlistArrayDecodable where Element: Decodable {
         result.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             result.append(try decoder.child(Element.self, element, .index(index)))
+        }
+        return result
+    }
+
+    static func decodeStreamed(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            result.append(try decoder.child(Element.self, try element(index), .index(index)))
         }
         return result
     }

@@ -94,22 +94,53 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
 
     private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, format: inout PlistParser.Format) throws -> T {
         let options = options.current
+        guard let detected = PlistParser.format(of: source) else {
+            throw Self.unreadable(VettedError(.unknownPlistFormat, at: 0, in: source, message: "not a property list: expected bplist00 or XML"))
+        }
+        format = detected
+        var parser = PlistParser(limits: options.limits)
+        parser.duplicateKeys = options.duplicateKeyPolicy
+        let context = PlistDecodingContext(options: options, format: detected)
+        // An array of values from a binary plist whose top object is an array: each
+        // element's tree is read, decoded and dropped in turn, so the document's
+        // values are never all alive at once (the memory of Foundation's lazy reader).
+        if detected == .binary, let array = T.self as? any PlistArrayDecodable.Type, context.engine.rules(for: T.self) == nil {
+            let streamed: PlistParser.Streamed<T>
+            do {
+                streamed = try parser.streamingTopArray(source) { count, element in
+                    let decoder = PlistValueDecoder(context: context, root: .array([]))
+                    let result = Result { () throws -> T in
+                        try SameType.cast(try array.decodeStreamed(count: count, from: decoder, element: element), to: T.self)
+                    }
+                    // A defect of the input is thrown alone, as when it is found before decoding starts.
+                    if case .failure(let failure as PlistReadFailure) = result { throw failure }
+                    return try context.engine.finish(result)
+                }
+            } catch let failure as PlistReadFailure {
+                throw Self.unreadable(failure.error)
+            }
+            switch streamed {
+            case .streamed(let value): return value
+            case .whole(let root): return try decode(T.self, root: root, context: context)
+            }
+        }
         let root: PlistValue
         do {
-            guard let detected = PlistParser.format(of: source) else {
-                throw VettedError(.unknownPlistFormat, at: 0, in: source, message: "not a property list: expected bplist00 or XML")
-            }
-            format = detected
-            var parser = PlistParser(limits: options.limits)
-            parser.duplicateKeys = options.duplicateKeyPolicy
             root = try parser.parse(source, as: detected)
         } catch {
-            // As PropertyListDecoder: unreadable input is dataCorrupted, here with the located error underneath.
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "The given data was not a valid property list. \(error)", underlyingError: error))
+            throw Self.unreadable(error)
         }
-        let context = PlistDecodingContext(options: options, format: format)
+        return try decode(T.self, root: root, context: context)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, root: PlistValue, context: PlistDecodingContext) throws -> T {
         let result = Result { () throws -> T in try PlistValueDecoder(context: context, root: root).unwrap(T.self) }
         return try context.engine.finish(result)
+    }
+
+    /// As PropertyListDecoder: unreadable input is `dataCorrupted`, here with the located error underneath.
+    private static func unreadable(_ error: VettedError) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "The given data was not a valid property list. \(error)", underlyingError: error))
     }
 }
