@@ -503,6 +503,10 @@ struct BinaryPlistReader {
             let position = header.payload + 2 * index
             var scalar = UInt32(scanner.bigEndianInteger(at: position, size: 2))
             index += 1
+            if scalar < 0x80 {
+                utf8.append(UInt8(truncatingIfNeeded: scalar))
+                continue
+            }
             switch scalar {
             case 0xD800...0xDBFF:
                 let low = UInt32(scanner.bigEndianInteger(at: position + 2, size: 2))

@@ -42,18 +42,47 @@ extension Rule where Value == String {
     /// The message names the code point and its position in scalars, never the text.
     public static func displaySafe(allowing allowance: DisplayTextAllowance = []) -> Rule {
         Rule { value in
-            // ASCII without controls is the common case: one pass over the bytes.
-            if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
-            for (position, scalar) in value.unicodeScalars.enumerated() {
-                if let code = unsafeDisplayCode(scalar, allowance) {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                    return RuleViolation(code, "must be safe to display: \(name) at scalar \(position)")
+            // One pass over the UTF-8 bytes: printable ASCII is skipped byte by byte, other
+            // scalars are assembled from their bytes (a String's UTF-8 is always well-formed)
+            // and most are answered by range. Only a scalar that needs its properties looked
+            // up, or that is refused, goes the scalar-by-scalar way, which also counts positions.
+            var bytes = value.utf8.makeIterator()
+            while let lead = bytes.next() {
+                if lead >= 0x20 && lead < 0x7F { continue }
+                guard lead >= 0xC0 else { return displayViolation(in: value, allowance) }
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                var scalar = UInt32(lead) & (0x7F >> UInt32(length))
+                for _ in 1..<length {
+                    guard let next = bytes.next() else { return displayViolation(in: value, allowance) }
+                    scalar = scalar << 6 | UInt32(next & 0x3F)
+                }
+                if isDisplaySafeByRange(scalar) { continue }
+                guard let decoded = Unicode.Scalar(scalar), unsafeDisplayCodeByProperties(decoded, allowance) == nil else {
+                    return displayViolation(in: value, allowance)
                 }
             }
             return nil
         }
     }
+}
+
+/// The first scalar of `value` that may not be shown, with its position, or `nil`.
+private func displayViolation(in value: String, _ allowance: DisplayTextAllowance) -> RuleViolation? {
+    for (position, scalar) in value.unicodeScalars.enumerated() {
+        if let code = unsafeDisplayCode(scalar, allowance) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            return RuleViolation(code, "must be safe to display: \(name) at scalar \(position)")
+        }
+    }
+    return nil
+}
+
+/// Printable ASCII, and the ranges that hold no control, format character or noncharacter.
+@inline(__always)
+private func isDisplaySafeByRange(_ value: UInt32) -> Bool {
+    (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value < 0x600 && value != 0xAD) || (value >= 0x2070 && value < 0xFDD0)
+        || (value >= 0x1F000 && value < 0x1FFFE)
 }
 
 /// The defect `scalar` is in text to be shown, or `nil` when it may be shown.
@@ -66,11 +95,7 @@ extension Rule where Value == String {
 /// A test compares this with ``unsafeDisplayCodeByProperties(_:_:)`` on every scalar.
 @inline(__always)
 package func unsafeDisplayCode(_ scalar: Unicode.Scalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
-    let value = scalar.value
-    if value >= 0x20 && value < 0x7F { return nil }
-    if (value >= 0xA0 && value < 0x600 && value != 0xAD) || (value >= 0x2070 && value < 0xFDD0) || (value >= 0x1F000 && value < 0x1FFFE) {
-        return nil
-    }
+    if isDisplaySafeByRange(scalar.value) { return nil }
     return unsafeDisplayCodeByProperties(scalar, allowance)
 }
 

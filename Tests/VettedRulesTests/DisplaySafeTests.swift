@@ -70,4 +70,24 @@ import VettedRules
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
     }
+
+    /// The rule reads scalars straight from the UTF-8 bytes: on every scalar, between
+    /// printable ASCII and after a two-byte one, it refuses exactly what the properties
+    /// refuse, at the scalar's position.
+    @Test func theRuleAgreesWithThePropertiesOnEveryScalar() {
+        let allowances: [DisplayTextAllowance] = [[], [.tab, .newlines, .joiners]]
+        var disagreements: [String] = []
+        for allowance in allowances {
+            let rule = Rule<String>.displaySafe(allowing: allowance)
+            for value in UInt32(0)...0x10FFFF {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let violation = rule.check("aé" + String(Character(scalar)) + "z")
+                let expected = unsafeDisplayCodeByProperties(scalar, allowance)
+                if violation?.code != expected || (expected != nil && violation?.message.hasSuffix("at scalar 2") != true) {
+                    disagreements.append(String(value, radix: 16))
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
+    }
 }
