@@ -46,16 +46,23 @@ extension Rule where Value == String {
             // scalars are assembled from their bytes (a String's UTF-8 is always well-formed)
             // and most are answered by range. Only a scalar that needs its properties looked
             // up, or that is refused, goes the scalar-by-scalar way, which also counts positions.
-            var bytes = value.utf8.makeIterator()
-            while let lead = bytes.next() {
-                if lead >= 0x20 && lead < 0x7F { continue }
+            let bytes = value.utf8.span
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let lead = bytes[index]
+                if lead >= 0x20 && lead < 0x7F {
+                    index += 1
+                    continue
+                }
                 guard lead >= 0xC0 else { return displayViolation(in: value, allowance) }
                 let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                guard length <= count - index else { return displayViolation(in: value, allowance) }
                 var scalar = UInt32(lead) & (0x7F >> UInt32(length))
-                for _ in 1..<length {
-                    guard let next = bytes.next() else { return displayViolation(in: value, allowance) }
-                    scalar = scalar << 6 | UInt32(next & 0x3F)
+                for offset in 1..<length {
+                    scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F)
                 }
+                index += length
                 if isDisplaySafeByRange(scalar) { continue }
                 guard let decoded = Unicode.Scalar(scalar), unsafeDisplayCodeByProperties(decoded, allowance) == nil else {
                     return displayViolation(in: value, allowance)
