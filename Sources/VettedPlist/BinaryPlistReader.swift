@@ -348,12 +348,14 @@ struct BinaryPlistReader {
             }
             frames.removeLast()
             onPath[top.object] = false
-            let elements = Array(values[top.valueBase...])
-            values.removeSubrange(top.valueBase...)
             if top.isDictionary {
+                // Entries straight from the pending keys and values: no array of the values alone.
                 var entries: [PlistDictionary.Entry] = []
-                entries.reserveCapacity(elements.count)
-                for (key, element) in zip(keys[top.keyBase...], elements) { entries.append(PlistDictionary.Entry(key: key, value: element)) }
+                entries.reserveCapacity(top.count)
+                for (key, element) in zip(keys[top.keyBase...], values[top.valueBase...]) {
+                    entries.append(PlistDictionary.Entry(key: key, value: element))
+                }
+                values.removeSubrange(top.valueBase...)
                 keys.removeSubrange(top.keyBase...)
                 do throws(PlistDictionary.Repeat) {
                     entries = try PlistDictionary.applying(duplicateKeys, to: entries)
@@ -369,6 +371,8 @@ struct BinaryPlistReader {
                 }
                 values.append(.dictionary(PlistDictionary(entries)))
             } else {
+                let elements = Array(values[top.valueBase...])
+                values.removeSubrange(top.valueBase...)
                 values.append(.array(elements))
             }
         }

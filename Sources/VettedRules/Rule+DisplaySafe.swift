@@ -55,6 +55,12 @@ extension Rule where Value == String {
                     index += 1
                     continue
                 }
+                if lead < 0x80 {
+                    // A control character: allowed only as tab or newline, when asked for.
+                    guard unsafeDisplayCodeByProperties(Unicode.Scalar(lead), allowance) == nil else { return displayViolation(in: value, allowance) }
+                    index += 1
+                    continue
+                }
                 guard lead >= 0xC0 else { return displayViolation(in: value, allowance) }
                 let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
                 guard length <= count - index else { return displayViolation(in: value, allowance) }
