@@ -329,8 +329,10 @@ extension Dictionary: TapeStringDictionaryDecodable where Key == String, Value: 
         let document = decoder.document
         try decoder.expect(.object, at: object, decoder.codingPath)
         let base = PathBase.depth(decoder.path.count)
+        let members = KeyedReader.members(of: object, in: document)
         var result: [String: Value] = [:]
-        for member in KeyedReader.members(of: object, in: document) {
+        result.reserveCapacity(members.count)
+        for member in members {
             result[member.key] = try decoder.child(Value.self, at: member.value, base: base, .key(PathKey(stringValue: member.key)))
         }
         return result

@@ -131,15 +131,8 @@ public enum Gate {
         _ chunks: Chunks, policy: GatePolicy
     ) async throws -> VerifiedBytes where Chunks.Element: Collection<UInt8> {
         guard let timeout = policy.timeout else { return try await admitUntimed(chunks, policy: policy) }
-        return try await withThrowingTaskGroup(of: VerifiedBytes.self) { group in
-            group.addTask { try await admitUntimed(chunks, policy: policy) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw VettedError(code: .deadlineExceeded, message: "the bytes did not all arrive within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+        return try await Deadline.run(within: timeout, expired: "the bytes did not all arrive within \(timeout)") {
+            try await admitUntimed(chunks, policy: policy)
         }
     }
 
@@ -197,5 +190,33 @@ public enum Gate {
 
         /// SHA-256 of the bytes, shared with the expected digest when that is SHA-256 too.
         var sha256Result: StreamingDigest? { sha256 ?? (expected?.algorithm == .sha256 ? expected : nil) }
+    }
+}
+
+/// Asynchronous work held to a deadline.
+public enum Deadline {
+    /// Runs `work` in a task of its own and returns its result, unless `timeout`
+    /// passes first: then `work` is cancelled and `deadlineExceeded` thrown, with
+    /// `expired` as the message. `work` must stop when cancelled (network reads,
+    /// `AsyncStream` and `Task.sleep` do); its own errors are rethrown as they are.
+    ///
+    /// ```swift
+    /// let body = try await Deadline.run(within: .seconds(10), expired: "the body did not arrive within 10 s") {
+    ///     try await request.body.collect(upTo: 65_536)
+    /// }
+    /// ```
+    public static func run<T: Sendable>(
+        within timeout: Duration, expired message: String, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw VettedError(code: .deadlineExceeded, message: message)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
     }
 }

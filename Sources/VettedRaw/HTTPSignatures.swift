@@ -16,7 +16,9 @@ public struct HTTPComponent: Sendable, Hashable, CustomStringConvertible {
         self = try .parsed(identifier.hasPrefix("@") ? identifier : identifier.lowercased(), path: [])
     }
 
-    /// A header field, by name (any case; kept lower-case).
+    /// A header field, by name (any case; kept lower-case). A name that is not
+    /// an HTTP token is refused (`malformedHTTPSignature`) when a message is
+    /// signed with it; ``init(_:)`` checks it at once.
     public static func field(_ name: String) -> HTTPComponent { HTTPComponent(uncheckedName: name.lowercased()) }
 
     /// The request method (`POST`).
@@ -236,8 +238,12 @@ public enum HTTPSignatures {
             throw VettedError(code: .malformedHTTPSignature, message: "\(Excerpt.escape(label)) is not a valid label (a structured-field key)")
         }
         var seen = Set<HTTPComponent>()
-        for component in components where !seen.insert(component).inserted {
-            throw VettedError(code: .malformedHTTPSignature, message: "\(component) is covered twice")
+        for component in components {
+            // `field(_:)` takes any name: one that is not a token is refused here, before anything is signed.
+            _ = try HTTPComponent.parsed(component.name, path: [])
+            guard seen.insert(component).inserted else {
+                throw VettedError(code: .malformedHTTPSignature, message: "\(component) is covered twice")
+            }
         }
         var parameters = OrderedMap<String, RFC9651BareItem>()
         parameters["created"] = .integer(try seconds(created))

@@ -276,4 +276,20 @@ final class Counter: @unchecked Sendable {
         #expect(error?.code == .deadlineUnenforceable)
         #expect(try await Gate.admit(Chunks(), policy: GatePolicy(maxBytes: 10)).bytes == [1])
     }
+
+    @Test func deadlineRunReturnsRethrowsOrExpires() async throws {
+        #expect(try await Deadline.run(within: .seconds(30), expired: "late") { 42 } == 42)
+        struct Own: Error, Equatable {}
+        await #expect(throws: Own()) { try await Deadline.run(within: .seconds(30), expired: "late") { () async throws -> Int in throw Own() } }
+        do {
+            _ = try await Deadline.run(within: .milliseconds(50), expired: "the work did not end in time") { () async throws -> Int in
+                try await Task.sleep(for: .seconds(30))
+                return 1
+            }
+            Issue.record("expected deadlineExceeded")
+        } catch let error as VettedError {
+            #expect(error.code == .deadlineExceeded)
+            #expect(error.message == "the work did not end in time")
+        }
+    }
 }

@@ -56,6 +56,24 @@ enum RFC9421 {
     static func message(_ text: String) throws -> HTTPMessage { try HTTPMessage.parse(Array(text.utf8)) }
 }
 
+@Suite struct HTTPComponentNameTests {
+    /// `.field(_:)` takes any name; signing with one that is not a token is refused.
+    @Test func aFieldNameThatIsNotATokenIsRefusedWhenSigning() throws {
+        let key = try SigningKey(pemRepresentation: RFC9421.ed25519Private, keyID: KeyID("test-key-ed25519"))
+        for name in ["content type", "x\"y", "", "naïve"] {
+            var message = try RFC9421.message(RFC9421.request)
+            do {
+                try HTTPSignatures.sign(&message, label: "sig", covering: [.method, .field(name)], with: key, created: RFC9421.created)
+                Issue.record("signed with the field \(name)")
+            } catch {
+                #expect(error.code == .malformedHTTPSignature)
+            }
+            #expect(message.values(of: "signature").isEmpty)
+            #expect(throws: VettedError.self) { try HTTPComponent(name) }
+        }
+    }
+}
+
 @Suite struct HTTPSignatureVectorTests {
     /// B.2.6: Ed25519 is deterministic, so the signature is the RFC's byte for byte; and it verifies.
     @Test func ed25519Request() throws {

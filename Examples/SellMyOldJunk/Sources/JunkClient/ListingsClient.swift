@@ -59,19 +59,12 @@ public struct ListingsClient: Sendable {
     /// AsyncHTTPClient's own deadline ends at the head, so a server that trickles its
     /// body would otherwise hold the client as long as it likes.
     func withinDeadline<T: Sendable>(_ exchange: @escaping @Sendable () async throws -> T) async throws -> T {
-        let timeout = timeout
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await exchange() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, timeout.nanoseconds)))
-                let seconds = Double(timeout.nanoseconds) / 1e9
-                throw ListingsRejected([
-                    Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: "the exchange did not end within \(seconds) s")
-                ])
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        let message = "the exchange did not end within \(seconds) s"
+        do {
+            return try await Deadline.run(within: .nanoseconds(max(0, timeout.nanoseconds)), expired: message, exchange)
+        } catch let error as VettedError where error.code == .deadlineExceeded {
+            throw ListingsRejected([Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: message)])
         }
     }
 

@@ -178,19 +178,13 @@ public final class ListingsService: Sendable {
             // decoder behind `asJSONDecoder`. (Not `request.decode(as:)`, which turns a
             // DecodingError into a bare message and would lose each problem's path and code.)
             // The whole body within `bodyTimeout`: a sender that trickles it is cut off (408).
-            listing = try await withThrowingTaskGroup(of: Listing.self) { group in
-                group.addTask { try await context.requestDecoder.decode(Listing.self, from: request, context: context) }
-                group.addTask {
-                    try await Task.sleep(for: self.bodyTimeout)
-                    throw BodyTimedOut()
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw CancellationError() }
-                return first
+            let timeout = bodyTimeout
+            listing = try await Deadline.run(within: timeout, expired: "the body did not arrive within \(timeout)") {
+                try await context.requestDecoder.decode(Listing.self, from: request, context: context)
             }
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {  // NIOTooManyBytesError, from collect(upTo:)
             return tooLarge(limit)
-        } catch is BodyTimedOut {
+        } catch let error as VettedError where error.code == .deadlineExceeded {
             return problems(
                 .requestTimeout,
                 [Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: "the body did not arrive within \(bodyTimeout)")])
@@ -216,8 +210,6 @@ public final class ListingsService: Sendable {
     /// Sets ``bodyTimeout`` (the tests shorten it).
     public func setBodyTimeout(_ timeout: Duration) { bodyTimeoutSetting.withLock { $0 = timeout } }
     private let bodyTimeoutSetting = Mutex<Duration>(.seconds(10))
-
-    private struct BodyTimedOut: Error {}
 
     private func tooLarge(_ limit: Int) -> Response {
         problems(.contentTooLarge, [Problem(stage: .raw, path: "$", code: "inputSizeLimitExceeded", message: "the body is over \(limit) bytes")])
