@@ -138,13 +138,15 @@ struct ScalingCheck: ParsableCommand {
             },
             Shape(name: "archive.ns-object-n", n: 8_000) { count in
                 let data = numberedArchive(count)
-                return { _ = try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: String.self, from: data, limits: archiveLimits) }
+                return { for _ in 0..<4 { _ = try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: String.self, from: data, limits: archiveLimits) } }
             },
             Shape(name: "archive.ns-keys", n: 8_000) { count in
                 let dictionary = Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", "v\($0)") })
                 let data = try KeyedArchiver.archivedData(withRootObject: dictionary, limits: archiveLimits)
                 return {
-                    _ = try KeyedUnarchiver.unarchivedDictionary(ofKeyClass: String.self, objectClass: String.self, from: data, limits: archiveLimits)
+                    for _ in 0..<4 {
+                        _ = try KeyedUnarchiver.unarchivedDictionary(ofKeyClass: String.self, objectClass: String.self, from: data, limits: archiveLimits)
+                    }
                 }
             },
             Shape(name: "url.labels", n: 20_000) { count in
