@@ -25,11 +25,33 @@ private let lenient: VettedPropertyListDecoder = {
     return decoder
 }()
 
+/// `[Listing]` one level down: read as a whole tree, not one element at a time.
+private struct Whole: Decodable {
+    let listings: [Listing]
+    init(from decoder: any Decoder) throws {
+        listings = try decoder.singleValueContainer().decode([Listing].self)
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlistDecode(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    // A top-level array is streamed element by element; the same array one level
+    // down is read whole first. Both accept exactly the same inputs, with equal values.
+    let streamed = Result { try decoder.decode([Listing].self, from: bytes) }
+    let whole = Result { try decoder.decode(Whole.self, from: bytes).listings }
+    switch (streamed, whole) {
+    case (.success(let one), .success(let other)):
+        guard one == other else { fatalError("streamed and whole reads decode different listings") }
+    case (.failure, .failure):
+        break
+    case (.success, .failure(let error)):
+        fatalError("only the streamed read accepts the input; the whole read says \(error)")
+    case (.failure(let error), .success):
+        fatalError("only the whole read accepts the input; the streamed read says \(error)")
+    }
     do {
-        _ = try decoder.decode([Listing].self, from: bytes)
+        _ = try streamed.get()
     } catch let error as ValidationErrors {
         guard error.errors.count <= 10 else { fatalError("more violations than the cap") }
         _ = error.description

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VettedCore
 import VettedPlist
+import VettedTestSupport
 
 /// `VettedPropertyListDecoder` reads an array decoded from a binary plist's
 /// top-level array one element's tree at a time (so the document's values are
@@ -114,5 +115,42 @@ import VettedPlist
         } catch {
             Issue.record("expected typeMismatch, got \(error)")
         }
+    }
+
+    /// `[Listing]` one level down: read as a whole tree, not one element at a time.
+    struct Whole: Decodable {
+        let listings: [Listing]
+        init(from decoder: any Decoder) throws {
+            listings = try decoder.singleValueContainer().decode([Listing].self)
+        }
+    }
+
+    /// Streamed and whole reads accept exactly the same inputs, with equal values:
+    /// every single-byte change (seeded) of a plist of three listings.
+    @Test func streamedAndWholeReadsAgreeOnMutatedInput() throws {
+        let listings = PlistValue.array((1...3).map { PlistlibListingTests.listing(id: $0, name: "Item \($0)", url: "https://example.com/\($0)") })
+        let original = PlistWriter.binary(listings)
+        let decoder = VettedPropertyListDecoder()
+        #expect(try decoder.decode([Listing].self, from: original) == (try decoder.decode(Whole.self, from: original).listings))
+        let seed = SeededGenerator.seed(for: "streamedAndWholeReadsAgreeOnMutatedInput")
+        var generator = SeededGenerator(seed: seed)
+        var disagreements: [String] = []
+        var accepted = 0
+        for _ in 0..<4_000 {
+            var bytes = original
+            let position = generator.below(bytes.count)
+            bytes[position] = UInt8(truncatingIfNeeded: generator.next())
+            let streamed = Result { try decoder.decode([Listing].self, from: bytes) }
+            let whole = Result { try decoder.decode(Whole.self, from: bytes).listings }
+            switch (streamed, whole) {
+            case (.success(let one), .success(let other)):
+                accepted += 1
+                if one != other { disagreements.append("byte \(position): different listings") }
+            case (.failure, .failure): break
+            case (.success, .failure), (.failure, .success): disagreements.append("byte \(position) = \(bytes[position]): one read accepts")
+            }
+        }
+        #expect(disagreements.isEmpty, "seed \(seed): \(disagreements.prefix(10))")
+        #expect(accepted > 0, "seed \(seed): no mutation was accepted, so nothing was compared")
     }
 }
