@@ -199,12 +199,8 @@ public enum Deadline {
     /// passes first: then `work` is cancelled and `deadlineExceeded` thrown, with
     /// `expired` as the message. `work` must stop when cancelled (network reads,
     /// `AsyncStream` and `Task.sleep` do); its own errors are rethrown as they are.
-    ///
-    /// ```swift
-    /// let body = try await Deadline.run(within: .seconds(10), expired: "the body did not arrive within 10 s") {
-    ///     try await request.body.collect(upTo: 65_536)
-    /// }
-    /// ```
+    /// The gate uses it for ``GatePolicy/timeout``; Sell My Old Junk for a whole
+    /// HTTP exchange and for a request body.
     public static func run<T: Sendable>(
         within timeout: Duration, expired message: String, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
