@@ -43,7 +43,7 @@ struct BinaryPlistReader {
 
     mutating func read() throws(VettedError) -> PlistValue {
         try prepare()
-        return try materialize(topObject, above: 0)
+        return try readPrepared()
     }
 
     /// Reads and checks the trailer, the offset table and every object's extent.

@@ -57,17 +57,24 @@ public struct PlistParser: Sendable {
         let result = source.withScanner { scanner -> Result<PlistValue, VettedError> in
             switch format {
             case .binary:
-                guard scanner.bigEndianInteger(at: 0, size: 8) == 0x6270_6C69_7374_3030 else {
-                    return .failure(VettedError(.unknownPlistFormat, at: 0, in: source, message: "only bplist00 binary property lists are read"))
+                return Result { () throws(VettedError) in
+                    var reader = try binaryReader(scanner, source)
+                    return try reader.read()
                 }
-                var reader = BinaryPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
-                return Result { () throws(VettedError) in try reader.read() }
             case .xml:
                 var reader = XMLPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
                 return Result { () throws(VettedError) in try reader.read() }
             }
         }
         return try result.get()
+    }
+
+    /// A reader for `bplist00` input (the only binary version read).
+    private func binaryReader(_ scanner: ByteScanner, _ source: SourceText) throws(VettedError) -> BinaryPlistReader {
+        guard scanner.bigEndianInteger(at: 0, size: 8) == 0x6270_6C69_7374_3030 else {
+            throw VettedError(.unknownPlistFormat, at: 0, in: source, message: "only bplist00 binary property lists are read")
+        }
+        return BinaryPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
     }
 
     private func checkSize(_ source: SourceText) throws(VettedError) {
@@ -98,10 +105,8 @@ public struct PlistParser: Sendable {
         do { try checkSize(source) } catch { throw PlistReadFailure(error: error) }
         let outcome = source.withScanner { scanner -> Result<Streamed<R>, any Error> in
             Result {
-                guard scanner.bigEndianInteger(at: 0, size: 8) == 0x6270_6C69_7374_3030 else {
-                    throw PlistReadFailure(error: VettedError(.unknownPlistFormat, at: 0, in: source, message: "only bplist00 binary property lists are read"))
-                }
-                var reader = BinaryPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
+                var reader: BinaryPlistReader
+                do throws(VettedError) { reader = try binaryReader(scanner, source) } catch { throw PlistReadFailure(error: error) }
                 func reading<T>(_ step: (inout BinaryPlistReader) throws(VettedError) -> T) throws -> T {
                     do { return try step(&reader) } catch { throw PlistReadFailure(error: error) }
                 }

@@ -269,12 +269,7 @@ protocol PlistArrayDecodable {
 
 extension Array: PlistArrayDecodable where Element: Decodable {
     static func decode(_ elements: [PlistValue], from decoder: PlistValueDecoder) throws -> [Element] {
-        var result: [Element] = []
-        result.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            result.append(try decoder.child(Element.self, element, .index(index)))
-        }
-        return result
+        try decodeStreamed(count: elements.count, from: decoder) { elements[$0] }
     }
 
     static func decodeStreamed(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> [Element] {

@@ -170,7 +170,9 @@ struct ScalingCheck: ParsableCommand {
         // Valgrind cannot read this toolchain's DWARF: it watches a copy without debug info (symbols stay).
         let watched = FileManager.default.temporaryDirectory.appendingPathComponent("vetted-scaling-\(ProcessInfo.processInfo.processIdentifier)")
         defer { if instructions { try? FileManager.default.removeItem(at: watched) } }
-        if instructions { try Self.tool(["objcopy", "--strip-debug", CommandLine.arguments[0], watched.path], what: "objcopy (binutils)") }
+        if instructions { try Self.tool(
+                ["objcopy", "--strip-debug", URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, watched.path],
+                what: "objcopy (binutils)") }
         var failed: [String] = []
         for shape in shapes where only.map(shape.name.hasPrefix) ?? true {
             let n = shape.n * scale
