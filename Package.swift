@@ -73,7 +73,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         // `@Vetted` / `@Check` and what their expansions call. No core product depends on it.
-        .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules", "VettedJSON"], swiftSettings: strictSettings),
+        .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [

@@ -2,12 +2,12 @@
 // binary or XML property list with validation. Any input must give listings,
 // a DecodingError, ValidationErrors or a rule-declaration VettedError never
 // raised by the talk's correct rules — never a crash — and violations never
-// exceed the cap. Build and run with scripts/fuzz.sh plistdecode SECONDS
+// exceed the cap; generated decoding and init(from:) agree exactly. Build and run with scripts/fuzz.sh plistdecode SECONDS
 // (which compiles the shared Tests/VettedTestSupport/TalkListing.swift in).
 
 import Foundation
 import VettedCore
-import VettedPlist
+@_spi(Testing) import VettedPlist
 import VettedRules
 
 private let decoder: VettedPropertyListDecoder = {
@@ -22,6 +22,15 @@ private let lenient: VettedPropertyListDecoder = {
     let decoder = VettedPropertyListDecoder()
     decoder.duplicateKeyPolicy = .keepLast
     decoder.limits = Limits(maxInputBytes: 1 << 20, maxDepth: 64)
+    return decoder
+}()
+
+/// The same options, decoding `@Vetted` types by `init(from:)` instead of their generated code.
+private let codable: VettedPropertyListDecoder = {
+    let decoder = VettedPropertyListDecoder()
+    decoder.limits = Limits(maxInputBytes: 1 << 20, maxDepth: 64)
+    decoder.validationMode = .collect(upTo: 10)
+    decoder.generatedDecoding = false
     return decoder
 }()
 
@@ -49,6 +58,16 @@ public func fuzzPlistDecode(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fatalError("only the streamed read accepts the input; the whole read says \(error)")
     case (.failure(let error), .success):
         fatalError("only the whole read accepts the input; the streamed read says \(error)")
+    }
+    // Generated decoding (Listing, its tags) gives exactly what init(from:) gives: values and errors.
+    let byInitFromDecoder = Result { try codable.decode([Listing].self, from: bytes) }
+    switch (streamed, byInitFromDecoder) {
+    case (.success(let one), .success(let other)):
+        guard one == other else { fatalError("generated decoding and init(from:) decode different listings") }
+    case (.failure(let one), .failure(let other)):
+        guard "\(one)" == "\(other)" else { fatalError("generated decoding says \(one)\ninit(from:) says \(other)") }
+    default:
+        fatalError("generated decoding gives \(streamed); init(from:) gives \(byInitFromDecoder)")
     }
     do {
         _ = try streamed.get()

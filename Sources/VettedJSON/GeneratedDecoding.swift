@@ -17,15 +17,6 @@ public protocol VettedJSONDecodable: Decodable {
     init(__vettedJSON fields: inout JSONFields) throws
 }
 
-/// A generated field's coding key. Named as synthesized keys are, so that it
-/// prints as theirs do in errors (`CodingKeys(stringValue: "id", intValue: nil)`).
-struct CodingKeys: CodingKey, Sendable {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 /// The coding keys of a generated type's fields, made once per type.
 public final class JSONFieldTable: Sendable {
     let keys: [CodingKeys]
@@ -184,15 +175,6 @@ public struct JSONFields {
         let value = try decoder.child(T.self, at: index, base: .depth(depth), .key(key(field)))
         return try checked(value, field, at: index)
     }
-}
-
-/// `Optional`, told apart at run time: its empty value.
-protocol AbsentOptional {
-    static var absent: Self { get }
-}
-
-extension Optional: AbsentOptional {
-    static var absent: Self { nil }
 }
 
 extension TapeDecoder {

@@ -93,13 +93,18 @@ final class DecodingDocument {
             found = known
         } else {
             let special = type == Date.self || type == Data.self || type == URL.self || type == Decimal.self || type == JSONValue.self
+            let rules = TypeRules.of(type)
             found = TypeInfo(
-                rules: TypeRules.of(type),
+                rules: rules,
                 container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
                     ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil)
                     // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
                     ?? (convertsKeys ? nil : (type as? any VettedJSONDecodable.Type).map(TypeInfo.Container.generated))
-                    ?? (type as? any AbsentOptional.Type).map(TypeInfo.Container.optional),
+                    ?? (type as? any AbsentOptional.Type).map(TypeInfo.Container.optional)
+                    // A @Vetted enum without rules of its own: read by its raw value (generated
+                    // decoding, and so only under the default key strategy, as for structs).
+                    ?? (rules == nil && !convertsKeys ? (type as? any VettedStringEnum.Type).map(TypeInfo.Container.stringEnum) : nil)
+                    ?? (rules == nil && !convertsKeys ? (type as? any VettedIntEnum.Type).map(TypeInfo.Container.intEnum) : nil),
                 special: special)
             types[id] = found
         }
@@ -272,6 +277,10 @@ struct TypeInfo {
         case generated(any VettedJSONDecodable.Type)
         /// An optional: a generated field of it decodes as `decodeIfPresent`.
         case optional(any AbsentOptional.Type)
+        /// A `@Vetted` enum (no rules): a raw value naming a case is that case;
+        /// anything else goes through its (standard) `init(from:)`.
+        case stringEnum(any VettedStringEnum.Type)
+        case intEnum(any VettedIntEnum.Type)
     }
 
     /// One field for every kind, so that the struct stays small (copied per value, and on
@@ -473,6 +482,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .array(let array)?: return try elements(of: array, as: T.self)
         case .stringDictionary(let dictionary)?: return try SameType.cast(try dictionary.decodeFromTape(self), to: T.self)
         case .generated(let generated)?: return try decodeGenerated(generated, as: T.self, rules: info.rules)
+        case .stringEnum(let type)?:
+            do { return try enumCase(type, as: T.self) } catch {}
+            return try T(from: self)
+        case .intEnum(let type)?:
+            do { return try enumCase(type, as: T.self) } catch {}
+            return try T(from: self)
         case .optional?, nil: break
         }
         if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
@@ -487,6 +502,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         if T.self == Decimal.self { return try SameType.cast(try decimal(at: current, codingPath), to: T.self) }
         if T.self == JSONValue.self { return try SameType.cast(document.jsonValue(at: current), to: T.self) }
         return try T(from: self)
+    }
+
+    /// The case a string names; throws (for the caller to fall back to `init(from:)`) for anything else.
+    private func enumCase<E: VettedStringEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
+        let entry = document.entry(current)
+        guard entry.kind == .string else { throw VettedRawValueMiss() }
+        return try SameType.cast(try E(__vettedRawValue: document.string(entry)), to: T.self)
+    }
+
+    /// The case an integer names; throws (for the caller to fall back to `init(from:)`) for anything else.
+    private func enumCase<E: VettedIntEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
+        try SameType.cast(try E(__vettedRawValue: try integer(Int.self, at: current, [])), to: T.self)
     }
 
     /// An array type's elements, read off the tape.

@@ -1,6 +1,7 @@
 public import Foundation
 @_exported public import VettedCore
 @_exported public import VettedJSON
+@_exported public import VettedPlist
 @_exported public import VettedRules
 
 /// Declares a `Decodable` struct's (or final class's) rules on its properties
@@ -22,7 +23,10 @@ public import Foundation
 /// a relation's two properties must have the same `Comparable` type. Rules
 /// are keyed by the property's coding key (the `CodingKeys` raw value).
 @attached(member, names: named(validation), named(__vettedVisitFields))
-@attached(extension, conformances: VettedModel, VettedJSONDecodable, names: named(__vettedJSONFields), named(init(__vettedJSON:)))
+@attached(
+    extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum,
+    names: named(__vettedJSONFields), named(init(__vettedJSON:)), named(__vettedPlistFields), named(init(__vettedPlist:)),
+    named(init(__vettedRawValue:)))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as

@@ -19,6 +19,11 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax, conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
+        if let enumeration = declaration.as(EnumDeclSyntax.self) {
+            // Diagnosed here, once; the extension role stays silent.
+            _ = RawValueEnum(enumeration, attribute: node, in: context)
+            return []
+        }
         guard let model = Model(declaration, attribute: node, in: context) else { return [] }
         let access = model.access.map { $0 + " " } ?? ""
         var rules: [String] = []
@@ -62,14 +67,26 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
+        if let enumeration = declaration.as(EnumDeclSyntax.self) {
+            guard let raw = RawValueEnum(enumeration, attribute: node, in: DiscardingContext(context)) else { return [] }
+            let access = raw.access.map { $0 + " " } ?? ""
+            let protocolName = raw.rawType == "String" ? "VettedStringEnum" : "VettedIntEnum"
+            let decl: DeclSyntax = """
+                extension \(type.trimmed): VettedRules.\(raw: protocolName) {
+                    \(raw: access)init(__vettedRawValue rawValue: \(raw: raw.rawType)) throws(VettedRules.VettedRawValueMiss) {
+                        guard let value = Self(rawValue: rawValue) else { throw VettedRules.VettedRawValueMiss() }
+                        self = value
+                    }
+                }
+                """
+            return decl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
+        }
         // The member role reports what is wrong; this one only stays silent then.
         guard let model = Model(declaration, attribute: node, in: DiscardingContext(context)) else { return [] }
         let access = model.access.map { $0 + " " } ?? ""
         let conformance: DeclSyntax = "extension \(type.trimmed): VettedMacros.VettedModel {}"
         guard let ext = conformance.as(ExtensionDeclSyntax.self) else { return [] }
-        guard model.keepsInitFromDecoder == nil,
-            protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedJSONDecodable") })
-        else { return [ext] }
+        guard model.keepsInitFromDecoder == nil else { return [ext] }
         let names = model.coded.map { literal($0.key) }.joined(separator: ", ")
         let assignments = model.coded.enumerated().map { index, property in
             "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : property.isArray ? "decodeArray" : "decode")(\(index))"
@@ -82,8 +99,25 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 }
             }
             """
+        let plistDecoding: DeclSyntax = """
+            extension \(type.trimmed): VettedPlist.VettedPlistDecodable {
+                \(raw: access)static let __vettedPlistFields = VettedPlist.PlistFieldTable([\(raw: names)])
+                \(raw: access)init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
+            \(raw: assignments.joined(separator: "\n"))
+                }
+            }
+            """
         guard let decodingExtension = decoding.as(ExtensionDeclSyntax.self) else { return [ext] }
-        return [ext, decodingExtension]
+        var result = [ext]
+        if protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedJSONDecodable") }) {
+            result.append(decodingExtension)
+        }
+        if let plistExtension = plistDecoding.as(ExtensionDeclSyntax.self),
+            protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedPlistDecodable") })
+        {
+            result.append(plistExtension)
+        }
+        return result
     }
 
     static func literal(_ text: String) -> String {
@@ -140,6 +174,45 @@ final class DiscardingContext<Base: MacroExpansionContext>: MacroExpansionContex
 }
 
 /// What `@Vetted` reads of a type.
+/// An enum `@Vetted` can decode without `init(from:)`: `String` or `Int` raw
+/// values, no associated values, the standard library's `init(from:)`.
+struct RawValueEnum {
+    let rawType: String
+    let access: String?
+
+    init?(_ declaration: EnumDeclSyntax, attribute: AttributeSyntax, in context: some MacroExpansionContext) {
+        let inherited = declaration.inheritanceClause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
+        guard let first = inherited.first, ["String", "Swift.String", "Int", "Swift.Int"].contains(first) else {
+            context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.enumRawType))
+            return nil
+        }
+        rawType = first.hasSuffix("String") ? "String" : "Int"
+        if declaration.genericParameterClause != nil {
+            context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.generic))
+            return nil
+        }
+        for member in declaration.memberBlock.members {
+            if let cases = member.decl.as(EnumCaseDeclSyntax.self), cases.elements.contains(where: { $0.parameterClause != nil }) {
+                context.diagnose(Diagnostic(node: cases, message: VettedDiagnostic.enumRawType))
+                return nil
+            }
+            if let initializer = member.decl.as(InitializerDeclSyntax.self),
+                initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
+            {
+                context.diagnose(Diagnostic(node: initializer, message: VettedDiagnostic.enumOwnDecoder))
+                return nil
+            }
+        }
+        access = declaration.modifiers.lazy.compactMap { modifier -> String? in
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): "public"
+            case .keyword(.package): "package"
+            default: nil
+            }
+        }.first
+    }
+}
+
 struct Model {
     struct Property {
         let name: String
@@ -407,10 +480,15 @@ enum VettedDiagnostic: DiagnosticMessage {
     case relationKeyPath
     case checkNotOnProperty
     case checkOutsideVetted
+    case enumRawType
+    case enumOwnDecoder
 
     var message: String {
         switch self {
-        case .notStructOrClass: "@Vetted applies to a struct or a final class"
+        case .notStructOrClass: "@Vetted applies to a struct, a final class or an enum with String or Int raw values"
+        case .enumRawType: "@Vetted applies to an enum whose raw values are String or Int, without associated values"
+        case .enumOwnDecoder:
+            "@Vetted decodes an enum by its raw value, as the standard init(from:) does: this init(from:) would be bypassed; remove @Vetted or this init"
         case .nonFinalClass: "@Vetted applies to a final class: a subclass could decode fields its rules do not know"
         case .generic: "@Vetted does not support generic types yet; declare the rules with `Validation` by hand"
         case .severalBindings: "@Check applies to one property: declare each property on its own line"
@@ -442,6 +520,8 @@ enum VettedDiagnostic: DiagnosticMessage {
         case .relationKeyPath: id = "relationKeyPath"
         case .checkNotOnProperty: id = "checkNotOnProperty"
         case .checkOutsideVetted: id = "checkOutsideVetted"
+        case .enumRawType: id = "enumRawType"
+        case .enumOwnDecoder: id = "enumOwnDecoder"
         }
         return MessageID(domain: "VettedMacros", id: id)
     }

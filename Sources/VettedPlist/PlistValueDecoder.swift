@@ -15,9 +15,12 @@ final class PlistDecodingContext {
     /// The stack this call may use: models recurse once per level, in code of theirs.
     let stack: StackGuard
     let engine: RuleEngine
+    /// Whether `@Vetted` types decode by their generated code (else by `init(from:)`).
+    let generatedDecoding: Bool
 
     init(options: VettedPropertyListDecoder.Options, format: PlistParser.Format) {
         userInfo = options.userInfo
+        generatedDecoding = options.generatedDecoding
         self.format = format
         stack = StackGuard(budget: options.limits.maxStackBytes)
         engine = RuleEngine(mode: options.validationMode)
@@ -119,6 +122,9 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         }
         let engine = context.engine
         guard let rules = engine.rules(for: T.self) else { return try T(from: self) }
+        if context.generatedDecoding, let generated = T.self as? any VettedPlistDecodable.Type {
+            return try decodeGenerated(generated, as: T.self, rules: rules)
+        }
         defer { active = nil }
         return try engine.run(rules, path: { codingPath }) { scope in
             active = scope
@@ -159,6 +165,13 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
     static func bool(_ value: PlistValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
         guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, codingPath()) }
         return bool
+    }
+
+    /// The string a `String` decodes from `value`, or `nil` where it throws.
+    @inline(__always)
+    static func stringValue(_ value: PlistValue) -> String? {
+        guard case .string(let string) = value, string != plistNullString else { return nil }
+        return string
     }
 
     static func string(_ value: PlistValue, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
@@ -273,6 +286,9 @@ extension Array: PlistArrayDecodable where Element: Decodable {
     }
 
     static func decodeStreamed(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> [Element] {
+        if decoder.context.generatedDecoding, let stringEnum = Element.self as? any VettedStringEnum.Type {
+            return try decodeEnums(stringEnum, count: count, from: decoder, element: element)
+        }
         var result: [Element] = []
         result.reserveCapacity(count)
         for index in 0..<count {
@@ -282,25 +298,43 @@ extension Array: PlistArrayDecodable where Element: Decodable {
     }
 }
 
+extension Array where Element: Decodable {
+    /// Elements of a `@Vetted` enum with `String` raw values: each one that is a
+    /// string naming a case is that case, with no decoder; anything else goes
+    /// through `init(from:)` (the standard library's, which the macro checked),
+    /// which gives its own value or error.
+    static func decodeEnums<E: VettedStringEnum>(
+        _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue
+    ) throws -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        let room = decoder.context.stack.hasRoom(atDepth: decoder.depth + 1)
+        for index in 0..<count {
+            let value = try element(index)
+            if room, let rawValue = PlistValueDecoder.stringValue(value) {
+                do {
+                    result.append(try SameType.cast(try E(__vettedRawValue: rawValue), to: Element.self))
+                    continue
+                } catch {}
+            }
+            result.append(try decoder.child(Element.self, value, .index(index)))
+        }
+        return result
+    }
+}
+
 /// The work of a keyed container, on keys as `any CodingKey`. A class: the
 /// standard library's container box copies the container for every call.
 final class PlistKeyedReader {
     let decoder: PlistValueDecoder
-    let entries: [PlistDictionary.Entry]
     let active: RuleScope?
-    /// Where the last lookup ended: keys asked for in document order are found at once.
-    private var next = 0
-    /// Each key's entry, built once a lookup had to search a large dictionary
-    /// from its start: no lookup is linear in the input more than once.
-    private var index: [String: Int]?
-
-    /// Dictionaries up to this size are searched in place.
-    static let indexThreshold = 16
+    /// The dictionary's members by key.
+    private var lookup: PlistEntryLookup
 
     /// `dictionary` has no repeated key: the reader applied the duplicate-key policy.
     init(decoder: PlistValueDecoder, dictionary: PlistDictionary, active: RuleScope?) {
         self.decoder = decoder
-        self.entries = dictionary.entries
+        lookup = PlistEntryLookup(dictionary.entries)
         self.active = active
     }
 
@@ -309,36 +343,14 @@ final class PlistKeyedReader {
     /// Keys in order.
     var keyNames: [String] {
         if let active, active.isTracking { decoder.context.engine.readAllKeys(in: active) }
-        return entries.map(\.key)
+        return lookup.entries.map(\.key)
     }
 
     /// The value of `name`, or `nil`. Every lookup of a key comes here, so the
     /// rules learn which keys `init(from:)` asks for.
     func find(_ name: String) -> PlistValue? {
         if let active, active.isTracking { decoder.context.engine.asked(name, in: active) }
-        let entries = entries
-        if let index {
-            guard let position = index[name], entries.indices.contains(position) else { return nil }
-            return entries[position].value
-        }
-        // The hint first (the usual case: fields asked for in the order they were written).
-        if entries.indices.contains(next), entries[next].key == name {
-            let found = entries[next].value
-            next += 1
-            return found
-        }
-        guard entries.count <= Self.indexThreshold else {
-            var built: [String: Int] = [:]
-            built.reserveCapacity(entries.count)
-            for position in entries.indices where built[entries[position].key] == nil { built[entries[position].key] = position }
-            index = built
-            return built[name].flatMap { entries.indices.contains($0) ? entries[$0].value : nil }
-        }
-        for position in entries.indices where entries[position].key == name {
-            next = position + 1
-            return entries[position].value
-        }
-        return nil
+        return lookup.find(name)
     }
 
     private func member(_ key: any CodingKey) throws -> PlistValue {

@@ -38,6 +38,7 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         var limits = Limits()
         var duplicateKeyPolicy: DuplicateKeyPolicy = .reject
         var validationMode: ValidationMode = .collect
+        var generatedDecoding = true
     }
 
     private let options = Locked(Options())
@@ -64,6 +65,13 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
     open var validationMode: ValidationMode {
         get { options.current.validationMode }
         set { options.update { $0.validationMode = newValue } }
+    }
+
+    /// Whether `@Vetted` types decode by their generated code (the default) or
+    /// by `init(from:)`: the two give the same results, which tests compare.
+    @_spi(Testing) public var generatedDecoding: Bool {
+        get { options.current.generatedDecoding }
+        set { options.update { $0.generatedDecoding = newValue } }
     }
 
     public init() {}

@@ -252,3 +252,23 @@ public func Relation<Value: SendableMetatype>(
         }
     }
 }
+
+/// An enum with `String` raw values marked `@Vetted`: its `init(from:)` is the
+/// standard library's (decode a `String`, then `init(rawValue:)`), so the
+/// decoders may read the raw value themselves and build the case with this —
+/// with no decoder, for arrays of tags — and fall back to `init(from:)` for
+/// anything else (a value of another type, an unknown raw value), which then
+/// throws its own error. Generated code only.
+public protocol VettedStringEnum: Decodable {
+    init(__vettedRawValue rawValue: String) throws(VettedRawValueMiss)
+}
+
+/// ``VettedStringEnum`` for enums with `Int` raw values.
+public protocol VettedIntEnum: Decodable {
+    init(__vettedRawValue rawValue: Int) throws(VettedRawValueMiss)
+}
+
+/// No case has that raw value: the decoder falls back to `init(from:)`, which says so.
+public struct VettedRawValueMiss: Error {
+    public init() {}
+}

@@ -107,3 +107,22 @@ extension DocumentPath {
         self.init(codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) })
     }
 }
+
+/// A generated field's coding key (`@Vetted` decoding, in either decoder).
+/// Named as synthesized keys are, so that it prints as theirs do in errors
+/// (`CodingKeys(stringValue: "id", intValue: nil)`).
+package struct CodingKeys: CodingKey, Sendable {
+    package let stringValue: String
+    package var intValue: Int? { nil }
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
+}
+
+/// `Optional`, told apart at run time: its empty value.
+package protocol AbsentOptional {
+    static var absent: Self { get }
+}
+
+extension Optional: AbsentOptional {
+    package static var absent: Self { nil }
+}

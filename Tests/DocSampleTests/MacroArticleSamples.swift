@@ -14,7 +14,7 @@ import VettedMacros
 enum MacroArticle {
     // sample: DeclaringRulesWithVetted.md#1
     @Vetted struct Listing: Codable {
-        enum Tag: String, Codable { case music, electric, acoustic, vintage, books, tools, garden, kids }
+        @Vetted enum Tag: String, Codable { case music, electric, acoustic, vintage, books, tools, garden, kids }
 
         @Check(.range(1...Int(Int32.max))) var id: Int
         @Check(.length(1...200), .displaySafe()) var name: String

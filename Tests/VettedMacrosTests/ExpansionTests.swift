@@ -8,7 +8,7 @@ import VettedMacrosPlugin
 /// What `@Vetted` and `@Check` write, and what they refuse, checked on source text.
 @Suite struct ExpansionTests {
     static let macros: [String: MacroSpec] = [
-        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "VettedJSONDecodable"]),
+        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "VettedJSONDecodable", "VettedPlistDecodable", "VettedStringEnum", "VettedIntEnum"]),
         "Check": MacroSpec(type: CheckMacro.self),
     ]
 
@@ -103,6 +103,17 @@ import VettedMacrosPlugin
                     self.lastUpdated = try fields.decode(4)
                 }
             }
+
+            extension Listing: VettedPlist.VettedPlistDecodable {
+                static let __vettedPlistFields = VettedPlist.PlistFieldTable(["id", "name", "tags", "created", "last_updated"])
+                init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
+                    self.id = try fields.decode(0)
+                    self.name = try fields.decode(1)
+                    self.tags = try fields.decodeArray(2)
+                    self.created = try fields.decode(3)
+                    self.lastUpdated = try fields.decode(4)
+                }
+            }
             """#)
     }
 
@@ -146,7 +157,79 @@ import VettedMacrosPlugin
                     self.note = try fields.decodeIfPresent(1)
                 }
             }
+
+            extension Item: VettedPlist.VettedPlistDecodable {
+                public static let __vettedPlistFields = VettedPlist.PlistFieldTable(["count", "note"])
+                public init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
+                    self.count = try fields.decodeIfPresent(0)
+                    self.note = try fields.decodeIfPresent(1)
+                }
+            }
             """#)
+    }
+
+    /// An enum with String or Int raw values is read by its raw value: a throwing
+    /// initializer the decoders call with the raw value they read.
+    @Test func rawValueEnums() {
+        expand(
+            #"""
+            @Vetted public enum Tag: String, Codable {
+                case music, books
+            }
+            """#,
+            #"""
+            public enum Tag: String, Codable {
+                case music, books
+            }
+
+            extension Tag: VettedRules.VettedStringEnum {
+                public init(__vettedRawValue rawValue: String) throws(VettedRules.VettedRawValueMiss) {
+                    guard let value = Self(rawValue: rawValue) else {
+                        throw VettedRules.VettedRawValueMiss()
+                    }
+                    self = value
+                }
+            }
+            """#)
+        expand(
+            #"""
+            @Vetted enum Level: Int, Codable {
+                case low = 1, high
+            }
+            """#,
+            #"""
+            enum Level: Int, Codable {
+                case low = 1, high
+            }
+
+            extension Level: VettedRules.VettedIntEnum {
+                init(__vettedRawValue rawValue: Int) throws(VettedRules.VettedRawValueMiss) {
+                    guard let value = Self(rawValue: rawValue) else {
+                        throw VettedRules.VettedRawValueMiss()
+                    }
+                    self = value
+                }
+            }
+            """#)
+    }
+
+    /// An enum's own init(from:) would be bypassed by reading its raw value: refused.
+    @Test func enumsWithTheirOwnDecoderOrAssociatedValuesAreRefused() {
+        refuse(
+            """
+            @Vetted enum Tag: String, Codable {
+                case music
+                init(from decoder: any Decoder) throws { self = .music }
+            }
+            """,
+            "@Vetted decodes an enum by its raw value, as the standard init(from:) does: this init(from:) would be bypassed; remove @Vetted or this init",
+            line: 3, column: 5)
+        refuse(
+            """
+            @Vetted enum Shape: String, Codable {
+                case square(Int)
+            }
+            """, "@Vetted applies to an enum whose raw values are String or Int, without associated values", line: 2, column: 5)
     }
 
     /// A final class, or a type with its own init(from:), keeps init(from:): only the rules are generated.
@@ -205,10 +288,21 @@ import VettedMacrosPlugin
     @Test func refusesWhatItCannotRead() {
         refuse(
             """
-            @Vetted enum E: String, Codable {
+            @Vetted protocol P {
+            }
+            """, "@Vetted applies to a struct, a final class or an enum with String or Int raw values", line: 1, column: 1)
+        refuse(
+            """
+            @Vetted enum E: Codable {
                 case a
             }
-            """, "@Vetted applies to a struct or a final class", line: 1, column: 1)
+            """, "@Vetted applies to an enum whose raw values are String or Int, without associated values", line: 1, column: 1)
+        refuse(
+            """
+            @Vetted enum E: Double, Codable {
+                case a
+            }
+            """, "@Vetted applies to an enum whose raw values are String or Int, without associated values", line: 1, column: 1)
         refuse(
             """
             @Vetted class C: Decodable {

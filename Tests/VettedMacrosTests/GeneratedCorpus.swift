@@ -18,8 +18,8 @@ typealias MaybeInt = Int?
 }
 
 @Vetted struct GenItem: Codable {
-    enum Kind: String, Codable { case a, b }
-    enum Level: Int, Codable { case low = 1, high = 2 }
+    @Vetted enum Kind: String, Codable { case a, b }
+    @Vetted enum Level: Int, Codable { case low = 1, high = 2 }
     @Check(.range(0...100)) var count: Int
     @Check(.length(1...5), .displaySafe()) var label: String
     var flag: Bool
@@ -28,7 +28,9 @@ typealias MaybeInt = Int?
     var tiny: Int8
     var big: UInt64
     var kind: Kind
+    var kinds: [Kind]
     var level: Level?
+    var levels: [Level]
     @Check(.length(1...3)) var note: String?
     var maybe: MaybeInt
     var when: Date
@@ -43,7 +45,7 @@ typealias MaybeInt = Int?
     var defaulted: Int = 7
     let constant = "never decoded"
     enum CodingKeys: String, CodingKey {
-        case count, label, flag, ratio, small, tiny, big, kind, level, note, maybe, when, blob, link, amount, tags, numbers, map, child, children
+        case count, label, flag, ratio, small, tiny, big, kind, kinds, level, levels, note, maybe, when, blob, link, amount, tags, numbers, map, child, children
         case defaulted = "default_value"
     }
 }
@@ -52,7 +54,7 @@ typealias MaybeInt = Int?
 extension GenItem: Equatable {
     static func == (a: GenItem, b: GenItem) -> Bool {
         a.count == b.count && a.label == b.label && a.flag == b.flag && a.ratio.bitPattern == b.ratio.bitPattern
-            && a.small.bitPattern == b.small.bitPattern && a.tiny == b.tiny && a.big == b.big && a.kind == b.kind && a.level == b.level
+            && a.small.bitPattern == b.small.bitPattern && a.tiny == b.tiny && a.big == b.big && a.kind == b.kind && a.kinds == b.kinds && a.level == b.level && a.levels == b.levels
             && a.note == b.note && a.maybe == b.maybe && a.when == b.when && a.blob == b.blob && a.link == b.link && a.amount == b.amount
             && a.tags == b.tags && a.numbers == b.numbers && a.map == b.map && a.child == b.child && a.children == b.children
             && a.defaulted == b.defaulted

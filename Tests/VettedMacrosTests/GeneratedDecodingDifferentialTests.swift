@@ -18,7 +18,7 @@ enum GenCorpus {
     static func base(date: String) -> Members {
         Members(members: [
             ("count", "5"), ("label", #""abc""#), ("flag", "true"), ("ratio", "1.5"), ("small", "0.25"), ("tiny", "-3"),
-            ("big", "18446744073709551615"), ("kind", #""a""#), ("level", "2"), ("note", #""hi""#), ("maybe", "4"),
+            ("big", "18446744073709551615"), ("kind", #""a""#), ("kinds", #"["a", "b", "a"]"#), ("level", "2"), ("levels", "[1, 2]"), ("note", #""hi""#), ("maybe", "4"),
             ("when", date), ("blob", #""AAEC""#), ("link", #""https://example.com/x""#), ("amount", "12.50"),
             ("tags", #"["a", "bc"]"#), ("numbers", "[1, 2]"), ("map", #"{"x": 1, "y": 2}"#),
             ("child", #"{"name": "n", "start": 1, "end": 2}"#), ("children", #"[{"name": "m", "start": 0, "end": 0}]"#),
@@ -29,7 +29,7 @@ enum GenCorpus {
     /// Values that break something (type, range, rule, format) — or not, for some fields.
     static let replacements = [
         "null", "true", "0", "-1", "101", "300", "1.5", "1e400", "-0", #""""#, #""abcdef""#, #""\u001b[2J""#, #""x""#, "[]", "{}",
-        #"["abcd"]"#, #"[1, "a"]"#, #"{"a": "b"}"#, #""Infinity""#, #""NaN""#, #""2018-08-04T13:53:04Z""#, "1533390784",
+        #"["abcd"]"#, #"[1, "a"]"#, #"["b", "c"]"#, #"[2, 3]"#, #"["a", null]"#, #"{"a": "b"}"#, #""Infinity""#, #""NaN""#, #""2018-08-04T13:53:04Z""#, "1533390784",
         #""not base64!""#, "[0, 1, 256]", #""ht tp://bad url""#, #"{"name": " ", "start": 3, "end": 1}"#,
         #"[{"name": "a", "start": 0, "end": 1}, {"name": "", "start": 5, "end": 1}, {"name": "c", "start": 0, "end": 0}]"#,
         #"{"start": 1, "end": 2}"#,
@@ -153,7 +153,7 @@ struct KeyProbe: Decodable, Equatable {
 @Suite struct GeneratedPathTests {
     @Test func theDecoderTakesTheGeneratedPathUnlessAKeyStrategyIsSet() throws {
         let data = Data(#"{"probe": 1}"#.utf8)
-        #expect(try VettedJSONDecoder().decode(Probed.self, from: data).probe.keyType == "VettedJSON.CodingKeys")
+        #expect(try VettedJSONDecoder().decode(Probed.self, from: data).probe.keyType == "VettedRules.CodingKeys")
         let converting = VettedJSONDecoder()
         converting.keyDecodingStrategy = .convertFromSnakeCase
         let keyType = try converting.decode(Probed.self, from: data).probe.keyType

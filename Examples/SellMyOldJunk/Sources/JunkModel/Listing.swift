@@ -9,7 +9,8 @@ public import Foundation
 public import VettedMacros
 
 @Vetted public struct Listing: Codable, Equatable, Sendable {
-    public enum Tag: String, Codable, Sendable, CaseIterable { case music, electric, acoustic, vintage, books, tools, garden, kids }
+    /// `@Vetted`: decoded by its raw value, with no decoder per tag.
+    @Vetted public enum Tag: String, Codable, Sendable, CaseIterable { case music, electric, acoustic, vintage, books, tools, garden, kids }
 
     @Check(.range(1...Int(Int32.max))) public var id: Int
     @Check(.length(1...200), .displaySafe()) public var name: String

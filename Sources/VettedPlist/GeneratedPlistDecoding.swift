@@ -1,0 +1,243 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import VettedCore
+import VettedRules
+
+/// A type whose decoding `@Vetted` generated: ``VettedPropertyListDecoder``
+/// reads its fields straight from the dictionary that was read — each field
+/// decoded by a call chosen at compile time for its type — instead of going
+/// through `init(from:)` and a keyed container, with exactly the same values
+/// and errors.
+///
+/// Generated code only.
+public protocol VettedPlistDecodable: Decodable {
+    /// The coding keys of the fields, in the order `init(from:)` would decode them.
+    static var __vettedPlistFields: PlistFieldTable { get }
+    /// Decodes the fields in that order, each through `fields`.
+    init(__vettedPlist fields: inout PlistFields) throws
+}
+
+/// The coding keys of a generated type's fields, made once per type.
+public final class PlistFieldTable: Sendable {
+    let keys: [CodingKeys]
+    let names: [String]
+
+    public init(_ names: [String]) {
+        self.names = names
+        keys = names.map { CodingKeys(stringValue: $0) }
+    }
+}
+
+/// A generated type's fields in one dictionary: what each field's decoding
+/// call reads, and what to check when it decodes. Made by the decoder, read by
+/// generated code through `decode(_:)` and `decodeIfPresent(_:)`; each call
+/// does what the keyed container's call of the same name does for
+/// `init(from:)`.
+public struct PlistFields {
+    let decoder: PlistValueDecoder
+    let table: PlistFieldTable
+    var lookup: PlistEntryLookup
+    let scope: RuleScope?
+    /// Each field's entry in the rules (-1: none).
+    let entries: [Int]
+
+    private func key(_ field: Int) -> CodingKeys {
+        table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
+    }
+
+    /// The field's coding path, built only when an error needs it.
+    private static func path(_ decoder: PlistValueDecoder, _ key: CodingKeys) -> [any CodingKey] { decoder.codingPath + [key] }
+
+    /// The member of `field`, or `keyNotFound` as a keyed container says it.
+    @inline(__always)
+    private mutating func value(_ field: Int) throws -> PlistValue {
+        let name = table.names.indices.contains(field) ? table.names[field] : ""
+        guard let value = lookup.find(name) else { throw missing(field) }
+        return value
+    }
+
+    @inline(never)
+    private func missing(_ field: Int) -> DecodingError {
+        let key = key(field)
+        return DecodingError.keyNotFound(
+            key, .init(codingPath: decoder.codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+    }
+
+    /// The member of `field` unless it is absent or null: `decodeIfPresent` gives `nil` then, unchecked.
+    @inline(__always)
+    private mutating func present(_ field: Int) -> PlistValue? {
+        let name = table.names.indices.contains(field) ? table.names[field] : ""
+        guard let value = lookup.find(name), !PlistValueDecoder.isNull(value) else { return nil }
+        return value
+    }
+
+    /// Runs the field's rules on its decoded value.
+    @inline(__always)
+    private func checked<Value>(_ value: Value, _ field: Int) throws -> Value {
+        if let scope, entries.indices.contains(field), entries[field] >= 0 {
+            try decoder.validate(value, entry: entries[field], key: key(field), in: scope)
+        }
+        return value
+    }
+
+    public mutating func decode(_ field: Int) throws -> String {
+        let value = try value(field)
+        let (decoder, key) = (decoder, key(field))
+        return try checked(try PlistValueDecoder.string(value, Self.path(decoder, key)), field)
+    }
+
+    public mutating func decode(_ field: Int) throws -> Int {
+        let value = try value(field)
+        let (decoder, key) = (decoder, key(field))
+        return try checked(try PlistValueDecoder.integer(Int.self, value, Self.path(decoder, key)), field)
+    }
+
+    public mutating func decode(_ field: Int) throws -> Bool {
+        let value = try value(field)
+        let (decoder, key) = (decoder, key(field))
+        return try checked(try PlistValueDecoder.bool(value, Self.path(decoder, key)), field)
+    }
+
+    public mutating func decode(_ field: Int) throws -> Double {
+        let value = try value(field)
+        let (decoder, key) = (decoder, key(field))
+        return try checked(try PlistValueDecoder.double(value, Self.path(decoder, key)), field)
+    }
+
+    public mutating func decode(_ field: Int) throws -> Date {
+        let value = try value(field)
+        if case .date(let date) = value { return try checked(date, field) }
+        return try checked(try decoder.child(Date.self, value, .key(key(field))), field)
+    }
+
+    /// An array, its elements decoded as `Array.init(from:)` would (generated ones by their own code).
+    public mutating func decodeArray<Element: Decodable>(_ field: Int) throws -> [Element] {
+        let value = try value(field)
+        return try checked(try decoder.child([Element].self, value, .key(key(field))), field)
+    }
+
+    /// Any other type: decoded as `init(from:)` would, through the decoder.
+    public mutating func decode<T: Decodable>(_ field: Int) throws -> T {
+        let value: PlistValue
+        if let optional = T.self as? any AbsentOptional.Type {
+            // An optional whose type is spelled another way (a type alias): synthesized
+            // init(from:) still uses decodeIfPresent for it, and so does this.
+            guard let present = present(field) else { return try Self.absentValue(optional, as: T.self) }
+            value = present
+        } else {
+            value = try self.value(field)
+        }
+        return try checked(try decoder.child(T.self, value, .key(key(field))), field)
+    }
+
+    private static func absentValue<O: AbsentOptional, T>(_ type: O.Type, as: T.Type) throws -> T {
+        try SameType.cast(O.absent, to: T.self)
+    }
+
+    public mutating func decodeIfPresent(_ field: Int) throws -> String? {
+        guard let value = present(field) else { return nil }
+        let (decoder, key) = (decoder, key(field))
+        return try checked(try PlistValueDecoder.string(value, Self.path(decoder, key)), field)
+    }
+
+    public mutating func decodeIfPresent(_ field: Int) throws -> Int? {
+        guard let value = present(field) else { return nil }
+        let (decoder, key) = (decoder, key(field))
+        return try checked(try PlistValueDecoder.integer(Int.self, value, Self.path(decoder, key)), field)
+    }
+
+    public mutating func decodeIfPresent<T: Decodable>(_ field: Int) throws -> T? {
+        guard let value = present(field) else { return nil }
+        return try checked(try decoder.child(T.self, value, .key(key(field))), field)
+    }
+}
+
+/// Finds a dictionary's members by key, as both the keyed container and
+/// generated decoding look them up.
+struct PlistEntryLookup {
+    let entries: [PlistDictionary.Entry]
+    /// Where the last lookup ended: keys asked for in document order are found at once.
+    private var next = 0
+    /// Each key's entry, built once a lookup had to search a large dictionary
+    /// from its start: no lookup is linear in the input more than once.
+    private var index: [String: Int]?
+
+    /// Dictionaries up to this size are searched in place.
+    static let indexThreshold = 16
+
+    /// `entries` have no repeated key: the reader applied the duplicate-key policy.
+    init(_ entries: [PlistDictionary.Entry]) {
+        self.entries = entries
+    }
+
+    /// The value of `name`, or `nil`.
+    mutating func find(_ name: String) -> PlistValue? {
+        let entries = entries
+        if let index {
+            guard let position = index[name], entries.indices.contains(position) else { return nil }
+            return entries[position].value
+        }
+        // The hint first (the usual case: fields asked for in the order they were written).
+        if entries.indices.contains(next), entries[next].key == name {
+            let found = entries[next].value
+            next += 1
+            return found
+        }
+        guard entries.count <= Self.indexThreshold else {
+            var built: [String: Int] = [:]
+            built.reserveCapacity(entries.count)
+            for position in entries.indices where built[entries[position].key] == nil { built[entries[position].key] = position }
+            index = built
+            return built[name].flatMap { entries.indices.contains($0) ? entries[$0].value : nil }
+        }
+        for position in entries.indices where entries[position].key == name {
+            next = position + 1
+            return entries[position].value
+        }
+        return nil
+    }
+}
+
+extension PlistValueDecoder {
+    /// Decodes a generated type from this decoder's value: what its synthesized
+    /// `init(from:)` does through a keyed container, without the container.
+    func decodeGenerated<G: VettedPlistDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules) throws -> T {
+        let table = G.__vettedPlistFields
+        let entries: [Int]
+        if let known = rules.fieldEntries {
+            entries = known
+        } else {
+            entries = table.names.map { rules.entryIndex($0) ?? -1 }
+            rules.fieldEntries = entries
+        }
+        let engine = context.engine
+        return try engine.run(rules, path: { codingPath }) { scope in
+            guard case .dictionary(let dictionary) = value else {
+                throw mismatch([String: Any].self, expected: "Dictionary<String, Any>", value, codingPath)
+            }
+            // init(from:) asks for every field: the rules' declaration check sees the same.
+            if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
+            var fields = PlistFields(decoder: self, table: table, lookup: PlistEntryLookup(dictionary.entries), scope: scope, entries: entries)
+            return try SameType.cast(try G(__vettedPlist: &fields), to: T.self)
+        }
+    }
+
+    /// A field's rules on its decoded value, once the rules' entry for the field is known.
+    @inline(__always)
+    func validate<Value>(_ decoded: Value, entry: Int, key: CodingKeys, in scope: RuleScope) throws {
+        let rules = scope.rules
+        guard rules.entries.indices.contains(entry) else { return }
+        let engine = context.engine
+        for check in rules.entries[entry].checks {
+            let outcome = check.outcome(decoded)
+            if case .passed = outcome { continue }
+            try engine.failed(
+                outcome, check: check, name: key.stringValue, valueType: Value.self, in: scope, path: { codingPath + [key] },
+                location: { nil })
+        }
+        if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
+    }
+}

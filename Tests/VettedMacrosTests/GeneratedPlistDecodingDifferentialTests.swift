@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import VettedCore
+import VettedJSON
+import VettedMacros
+@_spi(Testing) import VettedPlist
+import VettedTestSupport
+
+// Generated decoding from property lists against init(from:): the documents of
+// the JSON differential (GeneratedDecodingDifferentialTests), written as binary
+// and XML property lists, decoded both ways by VettedPropertyListDecoder.
+
+enum GenPlistCorpus {
+    /// The date and data fields' base values, spelled in the JSON documents as these strings.
+    static let dateMarker = "@date"
+    static let date = Date(timeIntervalSince1970: 1_533_390_784.5)
+
+    /// A document of the JSON corpus as a property list: `null` is Foundation's
+    /// `"$null"`, integers are integers, other numbers reals; the markers are a
+    /// date and data. Repeated keys: the last one is kept.
+    static func plist(_ json: String) -> PlistValue? {
+        var parser = JSONParser()
+        parser.options.duplicateKeys = .keepLast
+        return (try? parser.parse(Data(json.utf8))).map(plist)
+    }
+
+    static func plist(_ value: JSONValue) -> PlistValue {
+        switch value {
+        case .null: return .string("$null")
+        case .bool(let bool): return .bool(bool)
+        case .string(dateMarker): return .date(date)
+        case .string("AAEC"): return .data(Data([0, 1, 2]))
+        case .string(let string): return .string(string)
+        case .number(let number):
+            if let integer = try? number.int64Value { return .integer(PlistInteger(integer)) }
+            if let unsigned = try? number.uint64Value { return .integer(PlistInteger(unsigned)) }
+            return .real((try? number.doubleValue) ?? .infinity)
+        case .array(let elements): return .array(elements.map(plist))
+        case .object(let object):
+            return .dictionary(PlistDictionary(zip(object.keys, object.values).map { PlistDictionary.Entry(key: $0, value: plist($1)) }))
+        }
+    }
+
+    static let documents: [PlistValue] = {
+        let texts = GenCorpus.documents(date: "\"\(dateMarker)\"")
+        return texts.compactMap(plist)
+    }()
+}
+
+@Suite struct GeneratedPlistDecodingDifferentialTests {
+    static let modes: [ValidationMode] = [.collect, .failFast, .collect(upTo: 2)]
+
+    func decoder(generated: Bool, mode: ValidationMode) -> VettedPropertyListDecoder {
+        let decoder = VettedPropertyListDecoder()
+        decoder.validationMode = mode
+        decoder.generatedDecoding = generated
+        return decoder
+    }
+
+    @discardableResult
+    func compare<T: Decodable & Equatable>(_ type: T.Type, _ value: PlistValue, _ mode: ValidationMode) -> Bool {
+        // XML when the value can be written as XML (no control characters in strings).
+        for bytes in [PlistWriter.binary(value)] + [try? PlistWriter.xml(value)].compactMap({ $0 }) {
+            let generated = Outcome { try decoder(generated: true, mode: mode).decode(T.self, from: bytes) }
+            let codable = Outcome { try decoder(generated: false, mode: mode).decode(T.self, from: bytes) }
+            if generated != codable {
+                Issue.record("\(T.self) under \(mode):\n  \(value)\n  generated: \(generated)\n  init(from:): \(codable)")
+                return false
+            }
+        }
+        return true
+    }
+
+    @Test func typesFromTheMacroUseGeneratedDecoding() {
+        let types: [Any.Type] = [GenItem.self, GenChild.self, Auction.self, Listing.self]
+        // A class keeps init(from:).
+        #expect(types.map { $0 is any VettedPlistDecodable.Type } == [true, true, false, true])
+    }
+
+    @Test func theCorpusIsReadAsPropertyLists() {
+        // Every document of the JSON corpus but those that are not JSON after a mutation.
+        #expect(GenPlistCorpus.documents.count > 500)
+    }
+
+    @Test(arguments: modes)
+    func everySingleMutationGivesTheSameResult(_ mode: ValidationMode) throws {
+        var failures = 0
+        for document in GenPlistCorpus.documents where failures < 5 {
+            if !compare(GenItem.self, document, mode) { failures += 1 }
+            // A top-level array of a binary plist is read one element at a time.
+            if !compare([GenItem].self, .array([document, document]), mode) { failures += 1 }
+        }
+    }
+
+    @Test func pairsOfMutationsGiveTheSameResult() throws {
+        let seed = SeededGenerator.seed(for: "generatedPlistPairsOfMutations")
+        var generator = SeededGenerator(seed: seed)
+        var failures = 0
+        for mode in Self.modes {
+            for text in GenCorpus.pairs(date: "\"\(GenPlistCorpus.dateMarker)\"", count: 150, generator: &generator) where failures < 5 {
+                guard let document = GenPlistCorpus.plist(text) else { continue }
+                if !compare([GenItem].self, document, mode) { failures += 1 }
+            }
+        }
+    }
+
+    @Test func theTalksListingsGiveTheSameResult() throws {
+        let created = Date(timeIntervalSince1970: 1_533_390_784)
+        func listing(_ id: Int, _ name: String, tags: [Listing.Tag], updated: TimeInterval) -> Listing {
+            Listing(
+                id: id, name: name, description: "A \(name).", price: "12.50", sold: id % 2 == 0, url: "https://example.com/\(id)",
+                tags: tags, created: created, lastUpdated: created.addingTimeInterval(updated))
+        }
+        let listings = [
+            listing(1, "Guitar", tags: [.music, .acoustic], updated: 60),
+            listing(0, "", tags: [], updated: -60),  // id, name, tags and the relation all broken
+            listing(3, "Lamp\u{1B}[2J", tags: Array(repeating: .vintage, count: 11), updated: 0),
+        ]
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let document = try PlistParser().parse(try encoder.encode(listings))
+        for mode in Self.modes {
+            #expect(compare([Listing].self, document, mode))
+        }
+        // Not a trivial agreement: the rules ran, with these violations.
+        let error = #expect(throws: ValidationErrors.self) {
+            try VettedPropertyListDecoder().decode([Listing].self, from: PlistWriter.binary(document))
+        }
+        #expect(
+            error?.errors.map { "\($0.code) \($0.path)" } == [
+                "outOfRange $[1].id", "empty $[1].name", "empty $[1].tags", "relationViolated $[1].last_updated",
+                "controlCharacter $[2].name", "controlCharacter $[2].description", "tooLong $[2].tags",
+            ])
+    }
+}
