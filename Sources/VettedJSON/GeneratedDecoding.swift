@@ -12,24 +12,12 @@ import VettedRules
 /// is kept for it).
 public protocol VettedJSONDecodable: Decodable {
     /// The coding keys of the fields, in the order `init(from:)` would decode them.
-    static var __vettedJSONFields: JSONFieldTable { get }
+    static var __vettedFields: VettedFieldTable { get }
     /// Decodes the fields in that order, each through `fields`.
     init(__vettedJSON fields: inout JSONFields) throws
 }
 
-/// The coding keys of a generated type's fields, made once per type.
-public final class JSONFieldTable: Sendable {
-    let keys: [CodingKeys]
-    let names: [String]
-    /// Each name's UTF-8 bytes, compared with the document's key bytes.
-    let bytes: [[UInt8]]
-
-    public init(_ names: [String]) {
-        self.names = names
-        keys = names.map { CodingKeys(stringValue: $0) }
-        bytes = names.map { Array($0.utf8) }
-    }
-
+extension VettedFieldTable {
     /// The field spelled by the key entry, or `nil`; `hint` is tried first
     /// (the field after the last one found: keys usually come in order).
     @inline(__always)
@@ -55,7 +43,7 @@ public final class JSONFieldTable: Sendable {
 /// generated code through `decode(_:)` and `decodeIfPresent(_:)`.
 public struct JSONFields {
     let decoder: TapeDecoder
-    let table: JSONFieldTable
+    let table: VettedFieldTable
     /// Tape index of each field's value, -1 when absent.
     let values: [Int]
     let scope: RuleScope?
@@ -224,7 +212,7 @@ extension TapeDecoder {
     /// `init(from:)` does through a keyed container, without the container.
     func decodeGenerated<G: VettedJSONDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
         try expect(.object, at: current, codingPath)
-        let table = G.__vettedJSONFields
+        let table = G.__vettedFields
         var values = [Int](repeating: -1, count: table.names.count)
         let object = current
         let document = document
@@ -244,13 +232,7 @@ extension TapeDecoder {
             var fields = JSONFields(decoder: self, table: table, values: values, scope: nil, entries: [], depth: depth)
             return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
         }
-        let entries: [Int]
-        if let known = rules.fieldEntries {
-            entries = known
-        } else {
-            entries = table.names.map { rules.entryIndex($0) ?? -1 }
-            rules.fieldEntries = entries
-        }
+        let entries = rules.fieldEntries(of: table)
         return try engine.run(rules, path: { codingPath }) { scope in
             frame.active = scope
             // init(from:) asks for every field: the rules' declaration check sees the same.

@@ -25,7 +25,7 @@ public import Foundation
 @attached(member, names: named(validation), named(__vettedVisitFields))
 @attached(
     extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum,
-    names: named(__vettedJSONFields), named(init(__vettedJSON:)), named(__vettedPlistFields), named(init(__vettedPlist:)),
+    names: named(__vettedFields), named(init(__vettedJSON:)), named(init(__vettedPlist:)),
     named(init(__vettedRawValue:)))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 

@@ -93,7 +93,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         }
         let decoding: DeclSyntax = """
             extension \(type.trimmed): VettedJSON.VettedJSONDecodable {
-                \(raw: access)static let __vettedJSONFields = VettedJSON.JSONFieldTable([\(raw: names)])
+                \(raw: access)static let __vettedFields = VettedRules.VettedFieldTable([\(raw: names)])
                 \(raw: access)init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
             \(raw: assignments.joined(separator: "\n"))
                 }
@@ -101,7 +101,6 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             """
         let plistDecoding: DeclSyntax = """
             extension \(type.trimmed): VettedPlist.VettedPlistDecodable {
-                \(raw: access)static let __vettedPlistFields = VettedPlist.PlistFieldTable([\(raw: names)])
                 \(raw: access)init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
             \(raw: assignments.joined(separator: "\n"))
                 }

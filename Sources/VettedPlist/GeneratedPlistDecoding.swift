@@ -4,7 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import VettedCore
-import VettedRules
+public import VettedRules
 
 /// A type whose decoding `@Vetted` generated: ``VettedPropertyListDecoder``
 /// reads its fields straight from the dictionary that was read — each field
@@ -15,20 +15,9 @@ import VettedRules
 /// Generated code only.
 public protocol VettedPlistDecodable: Decodable {
     /// The coding keys of the fields, in the order `init(from:)` would decode them.
-    static var __vettedPlistFields: PlistFieldTable { get }
+    static var __vettedFields: VettedFieldTable { get }
     /// Decodes the fields in that order, each through `fields`.
     init(__vettedPlist fields: inout PlistFields) throws
-}
-
-/// The coding keys of a generated type's fields, made once per type.
-public final class PlistFieldTable: Sendable {
-    let keys: [CodingKeys]
-    let names: [String]
-
-    public init(_ names: [String]) {
-        self.names = names
-        keys = names.map { CodingKeys(stringValue: $0) }
-    }
 }
 
 /// A generated type's fields in one dictionary: what each field's decoding
@@ -38,7 +27,7 @@ public final class PlistFieldTable: Sendable {
 /// `init(from:)`.
 public struct PlistFields {
     let decoder: PlistValueDecoder
-    let table: PlistFieldTable
+    let table: VettedFieldTable
     var lookup: PlistEntryLookup
     let scope: RuleScope?
     /// Each field's entry in the rules (-1: none).
@@ -205,14 +194,8 @@ extension PlistValueDecoder {
     /// Decodes a generated type from this decoder's value: what its synthesized
     /// `init(from:)` does through a keyed container, without the container.
     func decodeGenerated<G: VettedPlistDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules) throws -> T {
-        let table = G.__vettedPlistFields
-        let entries: [Int]
-        if let known = rules.fieldEntries {
-            entries = known
-        } else {
-            entries = table.names.map { rules.entryIndex($0) ?? -1 }
-            rules.fieldEntries = entries
-        }
+        let table = G.__vettedFields
+        let entries = rules.fieldEntries(of: table)
         let engine = context.engine
         return try engine.run(rules, path: { codingPath }) { scope in
             guard case .dictionary(let dictionary) = value else {

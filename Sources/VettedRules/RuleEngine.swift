@@ -75,8 +75,16 @@ package final class TypeRules {
     /// later values are not tracked.
     package fileprivate(set) var verified = false
     /// For a type with generated decoding: each field's entry (or -1), in the
-    /// order of its field table, filled by the decoder on the call's first value.
-    package var fieldEntries: [Int]?
+    /// order of its field table, filled on the call's first value.
+    private var fieldEntries: [Int]?
+
+    /// Each field's entry (or -1) for a type with generated decoding.
+    package func fieldEntries(of table: VettedFieldTable) -> [Int] {
+        if let known = fieldEntries { return known }
+        let entries = table.names.map { entryIndex($0) ?? -1 }
+        fieldEntries = entries
+        return entries
+    }
 
     package init<V: Validatable>(_ type: V.Type) {
         let validation = V.validation

@@ -272,3 +272,19 @@ public protocol VettedIntEnum: Decodable {
 public struct VettedRawValueMiss: Error {
     public init() {}
 }
+
+/// The coding keys of a `@Vetted` type's fields, in the order its
+/// `init(from:)` would decode them: made once per type, read by both decoders'
+/// generated decoding. Generated code only.
+public final class VettedFieldTable: Sendable {
+    package let keys: [CodingKeys]
+    package let names: [String]
+    /// Each name's UTF-8 bytes, compared with a document's key bytes.
+    package let bytes: [[UInt8]]
+
+    public init(_ names: [String]) {
+        self.names = names
+        keys = names.map { CodingKeys(stringValue: $0) }
+        bytes = names.map { Array($0.utf8) }
+    }
+}

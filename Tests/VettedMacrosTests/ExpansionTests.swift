@@ -94,7 +94,7 @@ import VettedMacrosPlugin
             }
 
             extension Listing: VettedJSON.VettedJSONDecodable {
-                static let __vettedJSONFields = VettedJSON.JSONFieldTable(["id", "name", "tags", "created", "last_updated"])
+                static let __vettedFields = VettedRules.VettedFieldTable(["id", "name", "tags", "created", "last_updated"])
                 init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
                     self.id = try fields.decode(0)
                     self.name = try fields.decode(1)
@@ -105,7 +105,6 @@ import VettedMacrosPlugin
             }
 
             extension Listing: VettedPlist.VettedPlistDecodable {
-                static let __vettedPlistFields = VettedPlist.PlistFieldTable(["id", "name", "tags", "created", "last_updated"])
                 init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
                     self.id = try fields.decode(0)
                     self.name = try fields.decode(1)
@@ -151,7 +150,7 @@ import VettedMacrosPlugin
             }
 
             extension Item: VettedJSON.VettedJSONDecodable {
-                public static let __vettedJSONFields = VettedJSON.JSONFieldTable(["count", "note"])
+                public static let __vettedFields = VettedRules.VettedFieldTable(["count", "note"])
                 public init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
                     self.count = try fields.decodeIfPresent(0)
                     self.note = try fields.decodeIfPresent(1)
@@ -159,7 +158,6 @@ import VettedMacrosPlugin
             }
 
             extension Item: VettedPlist.VettedPlistDecodable {
-                public static let __vettedPlistFields = VettedPlist.PlistFieldTable(["count", "note"])
                 public init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
                     self.count = try fields.decodeIfPresent(0)
                     self.note = try fields.decodeIfPresent(1)
