@@ -343,4 +343,12 @@ package enum SameType {
         guard Value.self == T.self else { throw Mismatch() }
         return unsafe unsafeBitCast(value, to: T.self)
     }
+
+    /// An array of `Value` as an array of `Element`, which must be `Value` itself
+    /// (compared as element types: no array metadata is looked up).
+    @inline(__always)
+    package static func cast<Value, Element>(_ value: [Value], toArrayOf type: Element.Type) throws(Mismatch) -> [Element] {
+        guard Value.self == Element.self else { throw Mismatch() }
+        return unsafe unsafeBitCast(value, to: [Element].self)
+    }
 }

@@ -71,7 +71,11 @@ public struct JSONFields {
         table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
     }
 
-    private func path(_ field: Int) -> [any CodingKey] { decoder.codingPath(.depth(depth)) + [key(field)] }
+    /// The field's coding path, built only when an error needs it (from values, not from `self`:
+    /// an autoclosure that captured `self` would copy the fields on every call).
+    private static func path(_ decoder: TapeDecoder, _ depth: Int, _ key: CodingKeys) -> [any CodingKey] {
+        decoder.codingPath(.depth(depth)) + [key]
+    }
 
     /// Runs the field's rules on its decoded value.
     @inline(__always)
@@ -93,29 +97,34 @@ public struct JSONFields {
 
     public mutating func decode(_ field: Int) throws -> String {
         let index = try index(field)
-        return try checked(try decoder.string(at: index, path(field)), field, at: index)
+        let (decoder, depth, key) = (decoder, depth, key(field))
+        return try checked(try decoder.string(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
     public mutating func decode(_ field: Int) throws -> Int {
         let index = try index(field)
-        return try checked(try decoder.integer(Int.self, at: index, path(field)), field, at: index)
+        let (decoder, depth, key) = (decoder, depth, key(field))
+        return try checked(try decoder.integer(Int.self, at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
     public mutating func decode(_ field: Int) throws -> Bool {
         let index = try index(field)
-        return try checked(try decoder.bool(at: index, path(field)), field, at: index)
+        let (decoder, depth, key) = (decoder, depth, key(field))
+        return try checked(try decoder.bool(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
     public mutating func decode(_ field: Int) throws -> Double {
         let index = try index(field)
-        return try checked(try decoder.double(at: index, path(field)), field, at: index)
+        let (decoder, depth, key) = (decoder, depth, key(field))
+        return try checked(try decoder.double(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
     /// A date by the decoder's date strategy, read in place for the strategies that need no decoder.
     public mutating func decode(_ field: Int) throws -> Date {
         let index = try index(field)
-        guard let date = try decoder.dateInPlace(at: index, path(field)) else {
-            return try checked(try decoder.child(Date.self, at: index, base: .depth(depth), .key(key(field))), field, at: index)
+        let (decoder, depth, key) = (decoder, depth, key(field))
+        guard let date = try decoder.dateInPlace(at: index, Self.path(decoder, depth, key)) else {
+            return try checked(try decoder.child(Date.self, at: index, base: .depth(depth), .key(key)), field, at: index)
         }
         return try checked(date, field, at: index)
     }
@@ -150,12 +159,14 @@ public struct JSONFields {
 
     public mutating func decodeIfPresent(_ field: Int) throws -> String? {
         guard let index = absent(field) else { return nil }
-        return try checked(try decoder.string(at: index, path(field)), field, at: index)
+        let (decoder, depth, key) = (decoder, depth, key(field))
+        return try checked(try decoder.string(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
     public mutating func decodeIfPresent(_ field: Int) throws -> Int? {
         guard let index = absent(field) else { return nil }
-        return try checked(try decoder.integer(Int.self, at: index, path(field)), field, at: index)
+        let (decoder, depth, key) = (decoder, depth, key(field))
+        return try checked(try decoder.integer(Int.self, at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
     public mutating func decodeIfPresent<T: Decodable>(_ field: Int) throws -> T? {
@@ -205,7 +216,7 @@ extension TapeDecoder {
         path.append(component)
         defer { path.removeLast() }
         guard document.stack.hasRoom(atDepth: depth + 1) else { throw tooDeep() }
-        return try [Element].decodeFromTape(self)
+        return try arrayElements(Element.self)
     }
 
     /// Decodes a generated type from the current value: what its synthesized

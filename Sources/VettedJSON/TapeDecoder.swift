@@ -305,23 +305,86 @@ protocol TapeArrayDecodable {
 extension Array: TapeArrayDecodable where Element: Decodable {
     /// As `Array.init(from:)` does through an unkeyed container: the same errors and paths.
     static func decodeFromTape(_ decoder: TapeDecoder) throws -> [Element] {
-        let array = decoder.current
-        let document = decoder.document
-        try decoder.expect(.array, at: array, decoder.codingPath)
+        try decoder.arrayElements(Element.self)
+    }
+}
+
+extension TapeDecoder {
+    /// The current value's elements, as `Array.init(from:)` reads them through an
+    /// unkeyed container: the same errors and paths. A function of the element
+    /// type, not of the array's: the arrays of `@Vetted` enums are built with no
+    /// lookup of the array type.
+    func arrayElements<Element: Decodable>(_ type: Element.Type) throws -> [Element] {
+        let array = current
+        try expect(.array, at: array, codingPath)
         let entry = document.entry(array)
-        var elements: [Element] = []
-        elements.reserveCapacity(entry.first)
-        let base = PathBase.depth(decoder.path.count)
+        let base = PathBase.depth(path.count)
         var position = array + 1
-        var index = 0
         // Looked up once for all the elements.
         let info = entry.payload > position ? document.info(for: Element.self) : nil
+        switch info?.container {
+        case .stringEnum(let type)?:
+            return try stringEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+        case .intEnum(let type)?:
+            return try intEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+        default:
+            break
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(entry.first)
+        var index = 0
         while position < entry.payload {
-            elements.append(try decoder.child(Element.self, at: position, base: base, .index(index), info: info))
+            elements.append(try child(Element.self, at: position, base: base, .index(index), info: info))
             position = document.next(after: position)
             index += 1
         }
         return elements
+    }
+}
+
+extension TapeDecoder {
+    /// The elements of an array of a `@Vetted` enum: each one that `fast`
+    /// reads (a raw value naming a case) is that case; any other goes through
+    /// `child`, to its standard `init(from:)`, which gives its own value or
+    /// error. The array is built in the enum's module (`__vettedArray`).
+    fileprivate func stringEnums<E: VettedStringEnum, Element>(
+        _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
+    ) throws -> [Element] {
+        let document = document
+        return try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
+            let element = document.entry($0)
+            guard element.kind == .string else { throw VettedRawValueMiss() }
+            return try E(__vettedRawValue: document.string(element))
+        }
+    }
+
+    fileprivate func intEnums<E: VettedIntEnum, Element>(
+        _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
+    ) throws -> [Element] {
+        try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
+            try E(__vettedRawValue: try self.integer(Int.self, at: $0, []))
+        }
+    }
+
+    private func enumElements<E: VettedRawValueEnum, Element>(
+        _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?,
+        fast: (Int) throws -> E
+    ) throws -> [Element] {
+        let document = document
+        // The depth of every element: without room there, each one goes to `child`, which throws tooDeep.
+        let room = document.stack.hasRoom(atDepth: path.count + 1)
+        var position = start
+        let cases = try E.__vettedArray(count: count) { index in
+            let at = position
+            if at >= end { document.invariantFailed("array element \(index) past the array's end") }
+            position = document.next(after: at)
+            if room {
+                do { return try fast(at) } catch {}
+            }
+            return try self.child(E.self, at: at, base: base, .index(index), info: info)
+        }
+        if position != end { document.invariantFailed("array of \(count) elements ends at \(position), not \(end)") }
+        return try SameType.cast(cases, toArrayOf: Element.self)
     }
 }
 

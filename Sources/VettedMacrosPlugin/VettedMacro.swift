@@ -77,6 +77,12 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                         guard let value = Self(rawValue: rawValue) else { throw VettedRules.VettedRawValueMiss() }
                         self = value
                     }
+                    \(raw: access)static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self] {
+                        var result: [Self] = []
+                        result.reserveCapacity(count)
+                        for index in 0 ..< count { result.append(try element(index)) }
+                        return result
+                    }
                 }
                 """
             return decl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []

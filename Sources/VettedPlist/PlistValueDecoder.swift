@@ -286,8 +286,9 @@ extension Array: PlistArrayDecodable where Element: Decodable {
     }
 
     static func decodeStreamed(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> [Element] {
-        if decoder.context.generatedDecoding, let stringEnum = Element.self as? any VettedStringEnum.Type {
-            return try decodeEnums(stringEnum, count: count, from: decoder, element: element)
+        if decoder.context.generatedDecoding, let enumType = Element.self as? any VettedRawValueEnum.Type {
+            if let type = enumType as? any VettedStringEnum.Type { return try stringEnums(type, count: count, from: decoder, element: element) }
+            if let type = enumType as? any VettedIntEnum.Type { return try intEnums(type, count: count, from: decoder, element: element) }
         }
         var result: [Element] = []
         result.reserveCapacity(count)
@@ -299,27 +300,40 @@ extension Array: PlistArrayDecodable where Element: Decodable {
 }
 
 extension Array where Element: Decodable {
-    /// Elements of a `@Vetted` enum with `String` raw values: each one that is a
-    /// string naming a case is that case, with no decoder; anything else goes
+    /// Elements of a `@Vetted` enum: each one that is a raw value (a string, an
+    /// integer) naming a case is that case, with no decoder; anything else goes
     /// through `init(from:)` (the standard library's, which the macro checked),
-    /// which gives its own value or error.
-    static func decodeEnums<E: VettedStringEnum>(
+    /// which gives its own value or error. The array is built in the enum's
+    /// module (`__vettedArray`).
+    static func stringEnums<E: VettedStringEnum>(
         _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue
     ) throws -> [Element] {
-        var result: [Element] = []
-        result.reserveCapacity(count)
-        let room = decoder.context.stack.hasRoom(atDepth: decoder.depth + 1)
-        for index in 0..<count {
-            let value = try element(index)
-            if room, let rawValue = PlistValueDecoder.stringValue(value) {
-                do {
-                    result.append(try SameType.cast(try E(__vettedRawValue: rawValue), to: Element.self))
-                    continue
-                } catch {}
-            }
-            result.append(try decoder.child(Element.self, value, .index(index)))
+        try decodeEnums(type, count: count, from: decoder, element: element) { value in
+            guard let rawValue = PlistValueDecoder.stringValue(value) else { throw VettedRawValueMiss() }
+            return try E(__vettedRawValue: rawValue)
         }
-        return result
+    }
+
+    static func intEnums<E: VettedIntEnum>(
+        _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue
+    ) throws -> [Element] {
+        try decodeEnums(type, count: count, from: decoder, element: element) { value in
+            try E(__vettedRawValue: try PlistValueDecoder.integer(Int.self, value, []))
+        }
+    }
+
+    static func decodeEnums<E: VettedRawValueEnum>(
+        _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue, fast: (PlistValue) throws -> E
+    ) throws -> [Element] {
+        let room = decoder.context.stack.hasRoom(atDepth: decoder.depth + 1)
+        let cases = try E.__vettedArray(count: count) { index in
+            let value = try element(index)
+            if room {
+                do { return try fast(value) } catch {}
+            }
+            return try decoder.child(E.self, value, .index(index))
+        }
+        return try SameType.cast(cases, toArrayOf: Element.self)
     }
 }
 

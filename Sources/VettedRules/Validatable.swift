@@ -259,13 +259,21 @@ public func Relation<Value: SendableMetatype>(
 /// with no decoder, for arrays of tags — and fall back to `init(from:)` for
 /// anything else (a value of another type, an unknown raw value), which then
 /// throws its own error. Generated code only.
-public protocol VettedStringEnum: Decodable {
+public protocol VettedStringEnum: VettedRawValueEnum {
     init(__vettedRawValue rawValue: String) throws(VettedRawValueMiss)
 }
 
 /// ``VettedStringEnum`` for enums with `Int` raw values.
-public protocol VettedIntEnum: Decodable {
+public protocol VettedIntEnum: VettedRawValueEnum {
     init(__vettedRawValue rawValue: Int) throws(VettedRawValueMiss)
+}
+
+/// What ``VettedStringEnum`` and ``VettedIntEnum`` share. Generated code only.
+public protocol VettedRawValueEnum: Decodable {
+    /// An array of `count` cases, each made by `element`: built in the enum's
+    /// own module, where the array's type is known (a decoder's code, generic
+    /// over the element, would look the array's type up at run time).
+    static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self]
 }
 
 /// No case has that raw value: the decoder falls back to `init(from:)`, which says so.

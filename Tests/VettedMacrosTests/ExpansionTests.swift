@@ -187,6 +187,14 @@ import VettedMacrosPlugin
                     }
                     self = value
                 }
+                public static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self] {
+                    var result: [Self] = []
+                    result.reserveCapacity(count)
+                    for index in 0 ..< count {
+                        result.append(try element(index))
+                    }
+                    return result
+                }
             }
             """#)
         expand(
@@ -206,6 +214,14 @@ import VettedMacrosPlugin
                         throw VettedRules.VettedRawValueMiss()
                     }
                     self = value
+                }
+                static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self] {
+                    var result: [Self] = []
+                    result.reserveCapacity(count)
+                    for index in 0 ..< count {
+                        result.append(try element(index))
+                    }
+                    return result
                 }
             }
             """#)
