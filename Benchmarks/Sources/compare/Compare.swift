@@ -154,15 +154,8 @@ struct JSONMemory: ParsableCommand {
         }
         let size = Double(try Data(contentsOf: URL(fileURLWithPath: file)).count)
         for (name, side) in [("vetted.parse", "vetted"), ("foundation.JSONSerialization", "foundation")] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-            process.arguments = ["json-memory", file, "--child", side]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard let bytes = Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let child = try ChildProcess.run("/proc/self/exe", ["json-memory", file, "--child", side])
+            guard child.status == 0, let bytes = Double(child.text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw ValidationError("child \(side) failed")
             }
             print("\(name).peak-memory\t\(String(format: "%.1f", bytes / 1_048_576))\t\(String(format: "%.2f", bytes / size))")
@@ -203,5 +196,28 @@ struct PlistThroughput: ParsableCommand {
         let ours = try parser.parse(data)
         let theirs = try unsafe PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         guard foundationValue(theirs, matches: ours) else { throw ValidationError("Vetted and Foundation read different values") }
+    }
+}
+
+/// A command run to its end, its standard output kept (standard error discarded):
+/// the one way `compare` starts a child (itself, `sha256sum`, `valgrind`).
+enum ChildProcess {
+    /// Runs `executable` with `arguments`; a bare name is looked up on `PATH`.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, text: String) {
+        let process = Process()
+        if executable.hasPrefix("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -27,16 +27,9 @@ struct SHA256Throughput: ParsableCommand {
     }
 
     static func sha256sum(_ file: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum", file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("sha256sum failed") }
-        return String(decoding: output.prefix(64), as: UTF8.self)
+        let child = try ChildProcess.run("sha256sum", [file])
+        guard child.status == 0 else { throw ValidationError("sha256sum failed") }
+        return String(child.text.prefix(64))
     }
 }
 

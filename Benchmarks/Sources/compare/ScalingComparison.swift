@@ -215,16 +215,8 @@ struct ScalingCheck: ParsableCommand {
     }
 
     private static func tool(_ arguments: [String], what: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("\(what) failed (exit \(process.terminationStatus)): is it installed?")
-        }
+        let status = try ChildProcess.run(arguments.first ?? "", Array(arguments.dropFirst())).status
+        guard status == 0 else { throw ValidationError("\(what) failed (exit \(status)): is it installed?") }
     }
 }
 
