@@ -133,3 +133,59 @@ enum GenPlistCorpus {
             ])
     }
 }
+
+/// Raw values that are not plain ASCII names: escaped, non-ASCII, and a
+/// spelling that `String` equality finds equal to a case (é as e + U+0301).
+@Vetted enum OddTag: String, Codable { case accented = "é", quoted = "\"q\"", plain, empty = "" }
+
+@Vetted enum Rank: Int, Codable { case low = -1, zero = 0, high = 9_000_000_000 }
+
+@Suite struct GeneratedEnumTests {
+    static let documents = [
+        #"["é", "\"q\"", "plain", ""]"#, #"["e\u0301"]"#, #"["E"]"#, #"["plain", 1]"#, #"["plain", null]"#, #"[["plain"]]"#, "[]",
+    ]
+    static let ranks = ["[-1, 0, 9000000000]", "[1]", "[-1.0]", "[0.5]", #"["0"]"#, "[null]", "[18446744073709551615]"]
+
+    func compareJSON<T: Decodable & Equatable>(_ type: T.Type, _ document: String) {
+        let data = Data(document.utf8)
+        let generated = Outcome { try DecoderOptions().decoder(generated: true).decode(T.self, from: data) }
+        let codable = Outcome { try DecoderOptions().decoder(generated: false).decode(T.self, from: data) }
+        #expect(generated == codable, "\(document)")
+    }
+
+    func comparePlist<T: Decodable & Equatable>(_ type: T.Type, _ document: String) throws {
+        guard let value = GenPlistCorpus.plist(document) else {
+            Issue.record("not JSON: \(document)")
+            return
+        }
+        for bytes in [PlistWriter.binary(value), try PlistWriter.xml(value)] {
+            let generated = VettedPropertyListDecoder()
+            let codable = VettedPropertyListDecoder()
+            codable.generatedDecoding = false
+            #expect(Outcome { try generated.decode(T.self, from: bytes) } == Outcome { try codable.decode(T.self, from: bytes) }, "\(document)")
+        }
+    }
+
+    @Test func stringRawValuesDecodeAsInitFromDecoderDoes() throws {
+        for document in Self.documents {
+            compareJSON([OddTag].self, document)
+            try comparePlist([OddTag].self, document)
+        }
+        // String equality is canonical equivalence: e + U+0301 names the case "é", both ways.
+        #expect(try VettedJSONDecoder().decode([OddTag].self, from: Data(#"["e\u0301", ""]"#.utf8)) == [.accented, .empty])
+    }
+
+    @Test func intRawValuesDecodeAsInitFromDecoderDoes() throws {
+        for document in Self.ranks {
+            compareJSON([Rank].self, document)
+            try comparePlist([Rank].self, document)
+        }
+        let error = #expect(throws: DecodingError.self) { try VettedJSONDecoder().decode([Rank].self, from: Data("[-1, 1]".utf8)) }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        #expect(context.codingPath.map(\.intValue) == [1])
+        #expect(context.debugDescription == "Cannot initialize Rank from invalid Int value 1")
+    }
+}
