@@ -22,6 +22,10 @@ public import Foundation
 /// wrapped type of an optional), so a rule of another type does not compile;
 /// a relation's two properties must have the same `Comparable` type. Rules
 /// are keyed by the property's coding key (the `CodingKeys` raw value).
+///
+/// On an enum with `String` or `Int` raw values (no associated values, no
+/// `init(from:)` of its own), `@Vetted` adds no rules: it lets both decoders
+/// make the cases from the raw values they read, with no decoder per value.
 @attached(member, names: named(validation), named(__vettedVisitFields))
 @attached(
     extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum,

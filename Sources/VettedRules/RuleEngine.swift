@@ -69,8 +69,6 @@ package final class TypeRules {
     let relationKeys: [String]
     /// For each relation, the positions of its keys in ``relationKeys``.
     let relationSlots: [[Int]]
-    /// One `nil` per relation key: a value's empty slots, appended in one step.
-    let emptySlots: [Any?]
     /// Set once a value of the type decoded whole with its declaration checked:
     /// later values are not tracked.
     package fileprivate(set) var verified = false
@@ -102,7 +100,6 @@ package final class TypeRules {
         relationSlots = validation.relations.map { relation in
             relation.keys.compactMap { relationKeys.firstIndex(of: $0) }
         }
-        emptySlots = Array(repeating: nil, count: relationKeys.count)
     }
 
     /// The rules of `type`, or `nil` when it is not `Validatable`.
@@ -150,6 +147,25 @@ package final class RuleEngine {
     package private(set) var omitted = 0
     /// Values of relation fields, per active Validatable value (a stack).
     private var relationValues: [Any?] = []
+
+    // The steps on `relationValues`, each one access to it (every access to a
+    // class's stored property is a run-time exclusivity check), with loops
+    // the compiler specializes for `Any?`.
+
+    /// Appends `count` empty slots; returns where they start.
+    private static func appendEmpty(_ count: Int, to values: inout [Any?]) -> Int {
+        let base = values.count
+        for _ in 0..<Swift.max(0, count) { values.append(nil) }
+        return base
+    }
+
+    private static func set(_ value: Any, at position: Int, in values: inout [Any?]) {
+        if values.indices.contains(position) { values[position] = value }
+    }
+
+    private static func truncate(_ values: inout [Any?], to count: Int) {
+        while values.count > Swift.max(0, count) { values.removeLast() }
+    }
     /// Declaration checks under way (a stack): one per tracked value.
     private var tracking: [Tracked] = []
     /// Rules per type met so far, for decoders that do not cache their own.
@@ -191,9 +207,7 @@ package final class RuleEngine {
     /// A value of a type with `rules` starts decoding.
     @inline(__always)
     private func begin(_ rules: TypeRules) -> RuleScope {
-        let base = relationValues.count
-        let slots = rules.emptySlots
-        if !slots.isEmpty { relationValues.append(contentsOf: slots) }
+        let base = Self.appendEmpty(rules.relationKeys.count, to: &relationValues)
         var tracked = -1
         if !rules.verified {
             tracked = tracking.count
@@ -261,7 +275,7 @@ package final class RuleEngine {
     /// Keeps a field's value for the relations of the value `scope` belongs to.
     package func keep(_ value: Any, slot: Int, in scope: RuleScope) {
         let position = scope.base + slot
-        if relationValues.indices.contains(position) { relationValues[position] = value }
+        Self.set(value, at: position, in: &relationValues)
     }
 
     /// The value finished decoding (`succeeded`) or failed: runs its relations,
@@ -316,8 +330,7 @@ package final class RuleEngine {
 
     /// Drops the value's state (after `end`, or when decoding gives up on it).
     private func pop(_ scope: RuleScope) {
-        let extra = relationValues.count - scope.base
-        if extra > 0 { relationValues.removeLast(extra) }
+        Self.truncate(&relationValues, to: scope.base)
         if scope.isTracking, tracking.count > scope.tracked { tracking.removeLast(tracking.count - scope.tracked) }
     }
 
