@@ -10,11 +10,14 @@ import VettedRules
 /// Generated code only; it is used under the default key strategy (a key
 /// strategy rewrites coding keys, which `init(from:)` then looks up: that path
 /// is kept for it).
-public protocol VettedJSONDecodable: Decodable {
+public protocol VettedJSONDecodable: VettedDirectArray {
     /// The coding keys of the fields, in the order `init(from:)` would decode them.
     static var __vettedFields: VettedFieldTable { get }
     /// Decodes the fields in that order, each through `fields`.
     init(__vettedJSON fields: inout JSONFields) throws
+    /// Decodes the object at the reader straight from the bytes, or misses
+    /// (the decoder then decodes the input from its tape).
+    init(__vettedDirect reader: inout JSONDirectReader) throws(VettedDirectMiss)
 }
 
 extension VettedFieldTable {

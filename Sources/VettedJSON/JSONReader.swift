@@ -13,7 +13,10 @@ struct JSONReader {
     private let buildValues: Bool
     /// Write a ``JSONTape`` (for the decoder) instead of values.
     private let buildTape: Bool
-    private let maxDepth: Int
+    /// The nesting allowed; lowered while ``skipEmbeddedValue(below:)`` reads a value inside open containers.
+    private var maxDepth: Int
+    /// Set while ``skipEmbeddedValue(below:)`` reads one value: it ends after that value, with no trailing-data check.
+    private var embedded = false
     /// The document as a tape (tape mode).
     private(set) var tape = JSONTape(expectedBytes: 0)
 
@@ -89,7 +92,7 @@ struct JSONReader {
         var isFullyFingerprinted: Bool { length <= 8 }
     }
 
-    private struct StringToken {
+    struct StringToken {
         let quote: Int
         let end: Int
         let hasEscapes: Bool
@@ -203,7 +206,7 @@ struct JSONReader {
             while true {
                 scanner.skipWhitespace()
                 guard depth > 0 else {
-                    if !scanner.isAtEnd {
+                    if !embedded, !scanner.isAtEnd {
                         throw error(.trailingData, at: scanner.offset, "unexpected data after the top-level value")
                     }
                     return
@@ -232,7 +235,7 @@ struct JSONReader {
 
     // MARK: Containers
 
-    private mutating func countValue(at offset: Int) throws(VettedError) {
+    mutating func countValue(at offset: Int) throws(VettedError) {
         valueCount += 1
         if valueCount > limits.maxValues {
             throw error(.valueLimitExceeded, at: offset, "more than \(limits.maxValues) values in the document")
@@ -440,7 +443,7 @@ struct JSONReader {
 
     /// Scans a string starting at its opening quote; validates escapes, UTF-8
     /// and the length limit. Leaves the scanner after the closing quote.
-    private mutating func scanString() throws(VettedError) -> StringToken {
+    mutating func scanString() throws(VettedError) -> StringToken {
         let quote = scanner.offset
         scanner.offset += 1
         var hasEscapes = false
@@ -628,7 +631,7 @@ struct JSONReader {
     // MARK: Numbers and literals
 
     /// Scans a number at the scanner; returns the offset after it.
-    private mutating func scanNumber() throws(VettedError) -> Int {
+    mutating func scanNumber() throws(VettedError) -> Int {
         let start = scanner.offset
         if scanner.current == UInt8(ascii: "-") {
             scanner.offset += 1
@@ -666,11 +669,11 @@ struct JSONReader {
         return error(.invalidNumber, at: offset, "expected a digit after \(what)")
     }
 
-    private static let trueBytes: [UInt8] = Array("true".utf8)
-    private static let falseBytes: [UInt8] = Array("false".utf8)
-    private static let nullBytes: [UInt8] = Array("null".utf8)
+    static let trueBytes: [UInt8] = Array("true".utf8)
+    static let falseBytes: [UInt8] = Array("false".utf8)
+    static let nullBytes: [UInt8] = Array("null".utf8)
 
-    private mutating func readLiteral(_ literal: [UInt8], at start: Int) throws(VettedError) {
+    mutating func readLiteral(_ literal: [UInt8], at start: Int) throws(VettedError) {
         for (index, expected) in literal.enumerated() where scanner.byte(at: start + index) != expected {
             throw error(.invalidLiteral, at: start, "invalid literal; expected true, false or null")
         }
@@ -824,5 +827,30 @@ struct ShapeCache {
             next = (next + 1) % Self.capacity
         }
         return shape
+    }
+}
+
+// MARK: - Tokens for generated decoding
+
+extension JSONReader {
+    /// The reader's scanner (generated decoding reads tokens with the same checks as the document loop).
+    var scannerState: ByteScanner {
+        get { scanner }
+        _modify { yield &scanner }
+    }
+
+    /// Validates one value at the scanner, inside `depth` containers opened by
+    /// generated decoding, with every check the document loop makes there
+    /// (nesting counted from `depth`, duplicate keys, limits, values counted),
+    /// and moves past it.
+    mutating func skipEmbeddedValue(below depth: Int) throws(VettedError) {
+        let saved = maxDepth
+        maxDepth = Swift.max(0, saved - depth)
+        embedded = true
+        defer {
+            maxDepth = saved
+            embedded = false
+        }
+        try readValues()
     }
 }

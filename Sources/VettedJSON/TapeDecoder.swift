@@ -195,6 +195,20 @@ final class DecodingDocument {
         return negative ? 0 &- value : value
     }
 
+    /// A number entry as `I`, or `nil` when it is not representable (the decoders' one conversion).
+    func integer<I: FixedWidthInteger>(_ type: I.Type, _ entry: JSONTape.Entry) -> I? {
+        if let small = smallInteger(entry), let integer = I(exactly: small) { return integer }
+        let number = JSONNumber(validatedLiteral: literal(entry))
+        if I.isSigned { return (try? number.int64Value).flatMap { I(exactly: $0) } }
+        return (try? number.uint64Value).flatMap { I(exactly: $0) }
+    }
+
+    /// A number entry as `Double`, or `nil` when it is not representable.
+    func double(_ entry: JSONTape.Entry) -> Double? {
+        if let small = smallInteger(entry), abs(small) < 1 << 53 { return Double(small) }
+        return try? JSONNumber(validatedLiteral: literal(entry)).doubleValue
+    }
+
     /// An ISO 8601 date from a string entry without escapes.
     func iso8601Date(_ entry: JSONTape.Entry) -> Date? {
         guard !entry.has(JSONTape.needsDecoding) else { return ISO8601.date(from: string(entry)) }
@@ -643,17 +657,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     func integer<I: FixedWidthInteger>(_ type: I.Type, at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
         let entry = document.entry(index)
         guard entry.kind == .number else { throw mismatch(I.self, entry, codingPath()) }
-        if let small = document.smallInteger(entry), let integer = I(exactly: small) { return integer }
-        let number = JSONNumber(validatedLiteral: document.literal(entry))
-        let integer: I?
-        if I.isSigned {
-            integer = (try? number.int64Value).flatMap { I(exactly: $0) }
-        } else {
-            integer = (try? number.uint64Value).flatMap { I(exactly: $0) }
-        }
-        guard let integer else {
+        guard let integer = document.integer(I.self, entry) else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in \(I.self)."))
+                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(document.literal(entry), maximumBytes: 32)) is not representable in \(I.self)."))
         }
         return integer
     }
@@ -662,11 +668,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let entry = document.entry(index)
         switch entry.kind {
         case .number:
-            if let small = document.smallInteger(entry), abs(small) < 1 << 53 { return Double(small) }
-            let number = JSONNumber(validatedLiteral: document.literal(entry))
-            guard let double = try? number.doubleValue else {
+            guard let double = document.double(entry) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Double."))
+                    .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(document.literal(entry), maximumBytes: 32)) is not representable in Double."))
             }
             return double
         case .string:

@@ -68,6 +68,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
         var limits = Limits()
         var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy = .reject
         var validationMode: ValidationMode = .collect
+        var directDecoding = true
     }
 
     private let options = Locked(Options())
@@ -107,6 +108,13 @@ open class VettedJSONDecoder: @unchecked Sendable {
         set { options.update { $0.validationMode = newValue } }
     }
 
+    /// Whether `@Vetted` types are first decoded straight from the bytes (see
+    /// `DirectDecoding.swift`); off, they decode from the tape. For tests that compare the two.
+    @_spi(Testing) public var directDecoding: Bool {
+        get { options.current.directDecoding }
+        set { options.update { $0.directDecoding = newValue } }
+    }
+
     public init() {}
 
     /// Decodes `type` from JSON bytes.
@@ -137,6 +145,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser, options: Options) throws -> T {
+        if let value = Self.decodeDirectly(type, source: source, parser: parser, options: options) { return value }
         // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
         // with the located ``VettedError`` as `underlyingError`.
         let tape: JSONTape

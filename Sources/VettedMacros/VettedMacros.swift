@@ -26,10 +26,10 @@ public import Foundation
 /// On an enum with `String` or `Int` raw values (no associated values, no
 /// `init(from:)` of its own), `@Vetted` adds no rules: it lets both decoders
 /// make the cases from the raw values they read, with no decoder per value.
-@attached(member, names: named(validation), named(__vettedVisitFields))
+@attached(member, names: named(validation), named(__vettedVisitFields), arbitrary)
 @attached(
     extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum,
-    names: named(__vettedFields), named(init(__vettedJSON:)), named(init(__vettedPlist:)),
+    names: named(__vettedFields), named(init(__vettedJSON:)), named(init(__vettedDirect:)), named(init(__vettedPlist:)),
     named(init(__vettedRawValue:)), named(__vettedArray))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 

@@ -60,7 +60,16 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             \(raw: visits.joined(separator: "\n"))
             }
             """
-        return [validation, walk]
+        // The fields' types, named where the declaration names them, for the generated
+        // decoding in the extension (where `Tag` could name another type).
+        var aliases: [DeclSyntax] = []
+        if model.keepsInitFromDecoder == nil {
+            for (index, property) in model.coded.enumerated() {
+                aliases.append("typealias __VettedField\(raw: index) = \(raw: property.valueType)")
+                if property.isArray { aliases.append("typealias __VettedElement\(raw: index) = \(raw: property.elementType)") }
+            }
+        }
+        return [validation, walk] + aliases
     }
 
     public static func expansion(
@@ -83,6 +92,11 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                         for index in 0 ..< count { result.append(try element(index)) }
                         return result
                     }
+                    \(raw: access)static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                        var result: [Self] = []
+                        while let element = try next() { result.append(element) }
+                        return result
+                    }
                 }
                 """
             return decl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
@@ -102,6 +116,14 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 \(raw: access)static let __vettedFields = VettedRules.VettedFieldTable([\(raw: names)])
                 \(raw: access)init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
             \(raw: assignments.joined(separator: "\n"))
+                }
+                \(raw: access)init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
+            \(raw: directBody(model).joined(separator: "\n"))
+                }
+                \(raw: access)static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                    var result: [Self] = []
+                    while let element = try next() { result.append(element) }
+                    return result
                 }
             }
             """
@@ -123,6 +145,52 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             result.append(plistExtension)
         }
         return result
+    }
+
+    /// The body of `init(__vettedDirect:)`: each member read as it comes, by a call
+    /// chosen for the field's type; all required fields present; relations run.
+    static func directBody(_ model: Model) -> [String] {
+        var lines = ["        var object = try reader.beginObject(Self.self)"]
+        for index in model.coded.indices {
+            lines.append("        var __vetted\(index): __VettedField\(index)? = nil")
+        }
+        lines.append("        while let field = try reader.nextField(&object) {")
+        lines.append("            switch field {")
+        for (index, property) in model.coded.enumerated() {
+            let call =
+                property.isOptional
+                ? "readIfPresent(__VettedField\(index).self"
+                : property.isArray ? "readArray(__VettedElement\(index).self" : "read(__VettedField\(index).self"
+            lines.append("            case \(index): __vetted\(index) = try reader.\(call), \(index), &object)")
+        }
+        lines.append("            default: try reader.skipValue()")
+        lines.append("            }")
+        lines.append("        }")
+        let required = model.coded.indices.filter { !model.coded[$0].isOptional }
+        if !required.isEmpty {
+            lines.append("        guard \(required.map { "let __vetted\($0)" }.joined(separator: ", ")) else { throw VettedRules.VettedDirectMiss() }")
+        }
+        var related: [Int] = []
+        for property in model.checked {
+            for rule in property.rules {
+                guard case .relation(_, _, let other) = rule else { continue }
+                for name in [property.name, other] {
+                    if let index = model.coded.firstIndex(where: { $0.name == name }), !related.contains(index) { related.append(index) }
+                }
+            }
+        }
+        if !related.isEmpty {
+            lines.append("        try reader.relations(&object) { field -> Any? in")
+            lines.append("            switch field {")
+            for index in related.sorted() { lines.append("            case \(index): return __vetted\(index)") }
+            lines.append("            default: return nil")
+            lines.append("            }")
+            lines.append("        }")
+        }
+        for (index, property) in model.coded.enumerated() {
+            lines.append("        self.\(property.name) = __vetted\(index)")
+        }
+        return lines
     }
 
     static func literal(_ text: String) -> String {
@@ -228,6 +296,8 @@ struct Model {
         var isOptional = false
         /// Declared `[T]` or `Array<T>`: decoded by `decodeArray`.
         var isArray = false
+        /// `T` of an array.
+        var elementType = ""
         var rules: [CheckedRule] = []
     }
 
@@ -357,8 +427,10 @@ struct Model {
                     annotation.type.is(ArrayTypeSyntax.self)
                         || annotation.type.as(IdentifierTypeSyntax.self).map { $0.name.text == "Array" && $0.genericArgumentClause != nil } ?? false
                 } ?? false
+                let elementType = binding.typeAnnotation.flatMap { Self.arrayElement($0.type) }?.trimmedDescription ?? ""
                 if let key, isStored {
-                    coded.append(Property(name: propertyName, key: key, valueType: valueType, isOptional: isOptional, isArray: isArray))
+                    coded.append(
+                        Property(name: propertyName, key: key, valueType: valueType, isOptional: isOptional, isArray: isArray && !elementType.isEmpty, elementType: elementType))
                     if binding.typeAnnotation == nil { keepsInitFromDecoder = "a property without a written type" }
                 }
                 guard !checks.isEmpty else { continue }
@@ -422,6 +494,18 @@ struct Model {
         case .accessors(let accessors):
             return accessors.contains { [.keyword(.get), .keyword(._read), .keyword(.unsafeAddress)].contains($0.accessorSpecifier.tokenKind) }
         }
+    }
+
+    /// `[T]` and `Array<T>` → `T`.
+    static func arrayElement(_ type: TypeSyntax) -> TypeSyntax? {
+        if let array = type.as(ArrayTypeSyntax.self) { return array.element }
+        if let named = type.as(IdentifierTypeSyntax.self), named.name.text == "Array",
+            let arguments = named.genericArgumentClause?.arguments, arguments.count == 1,
+            case .type(let element) = arguments.first?.argument
+        {
+            return element
+        }
+        return nil
     }
 
     /// `T?`, `T!` and `Optional<T>` → `T`: an optional's rules are its wrapped type's.

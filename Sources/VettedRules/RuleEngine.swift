@@ -64,7 +64,7 @@ package final class TypeRules {
     /// The type's name, for declaration errors.
     package let typeName: String
     package let entries: [Entry]
-    let relations: [RelationCheck]
+    package let relations: [RelationCheck]
     /// Keys some relation needs; their decoded values are kept while the type decodes.
     let relationKeys: [String]
     /// For each relation, the positions of its keys in ``relationKeys``.

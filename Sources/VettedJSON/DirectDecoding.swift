@@ -1,0 +1,584 @@
+public import Foundation
+@_spi(Scanning) import VettedCore
+public import VettedRules
+
+// Generated decoding straight from the bytes: a `@Vetted` type's generated
+// `init(__vettedDirect:)` reads its members as the parser meets them — no
+// tape, no decoder, no rule engine — and takes an input only when nothing in
+// it is in doubt: every token is valid (checked by the parser's own scanners,
+// with its limits and duplicate-key rule), every field is present once, every
+// value converts, every rule passes. Anything else is a miss
+// (`VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again on
+// the tape path, which gives the value or the error. So an input either
+// decodes here to what the tape path would give, or is decoded by the tape
+// path itself: the errors are the same by construction. A miss costs one more
+// linear pass.
+
+/// The state of one direct decode. Generated code only.
+public struct JSONDirectReader {
+    /// The parser, in validate mode: its string, number and literal scanners, and skipping.
+    var reader: JSONReader
+    /// Conversions shared with the tape path (numbers, dates, unescaping) and the options.
+    let document: DecodingDocument
+    /// Containers opened by generated decoding.
+    var depth = 0
+    let maxDepth: Int
+    let maxMembers: Int
+    /// Set when the miss came from a type this path does not decode (not from the input):
+    /// the decoder then stops trying the type.
+    var unsupported = false
+    /// Each type's rules as generated decoding reads them, made once per call.
+    private var types: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
+
+    /// Deeper models are left to the tape path (its recursion has a stack guard).
+    static let depthCeiling = 64
+
+    init(reader: JSONReader, document: DecodingDocument, limits: Limits) {
+        self.reader = reader
+        self.document = document
+        maxDepth = Swift.min(limits.effectiveMaxDepth, Self.depthCeiling)
+        maxMembers = limits.maxMembers
+    }
+
+    // MARK: Tokens
+
+    /// The byte after any whitespace (0 at the end).
+    @inline(__always)
+    mutating func peek() -> UInt8 {
+        reader.scannerState.skipWhitespace()
+        return reader.scannerState.current
+    }
+
+    @inline(__always)
+    mutating func advance() { reader.scannerState.offset += 1 }
+
+    private mutating func open(_ opener: UInt8) throws(VettedDirectMiss) {
+        guard peek() == opener, depth < maxDepth else { throw VettedDirectMiss() }
+        do { try reader.countValue(at: reader.scannerState.offset) } catch { throw VettedDirectMiss() }
+        advance()
+        depth += 1
+    }
+
+    private mutating func close() {
+        advance()
+        depth -= 1
+    }
+
+    /// A string value's token, validated as the parser validates it.
+    private mutating func stringToken() throws(VettedDirectMiss) -> JSONTape.Entry {
+        guard peek() == UInt8(ascii: "\"") else { throw VettedDirectMiss() }
+        do {
+            try reader.countValue(at: reader.scannerState.offset)
+            let token = try reader.scanString()
+            return JSONTape.Entry(
+                first: token.start,
+                second: JSONTape.second(.string, flags: token.hasEscapes || token.needsRepair ? JSONTape.needsDecoding : 0, payload: token.end))
+        } catch {
+            throw VettedDirectMiss()
+        }
+    }
+
+    /// A number value's token.
+    private mutating func numberToken() throws(VettedDirectMiss) -> JSONTape.Entry {
+        let byte = peek()
+        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { throw VettedDirectMiss() }
+        do {
+            let start = reader.scannerState.offset
+            try reader.countValue(at: start)
+            let end = try reader.scanNumber()
+            return JSONTape.Entry(first: start, second: JSONTape.second(.number, payload: end))
+        } catch {
+            throw VettedDirectMiss()
+        }
+    }
+
+    /// `null`, when it is next (and then read).
+    private mutating func null() throws(VettedDirectMiss) -> Bool {
+        guard peek() == UInt8(ascii: "n") else { return false }
+        try literal(JSONReader.nullBytes)
+        return true
+    }
+
+    private mutating func literal(_ bytes: [UInt8]) throws(VettedDirectMiss) {
+        do {
+            let start = reader.scannerState.offset
+            try reader.countValue(at: start)
+            try reader.readLiteral(bytes, at: start)
+        } catch {
+            throw VettedDirectMiss()
+        }
+    }
+
+    // MARK: Values
+
+    mutating func string() throws(VettedDirectMiss) -> String {
+        document.string(try stringToken())
+    }
+
+    mutating func integer() throws(VettedDirectMiss) -> Int {
+        guard let value = document.integer(Int.self, try numberToken()) else { throw VettedDirectMiss() }
+        return value
+    }
+
+    mutating func double() throws(VettedDirectMiss) -> Double {
+        guard let value = document.double(try numberToken()) else { throw VettedDirectMiss() }
+        return value
+    }
+
+    mutating func bool() throws(VettedDirectMiss) -> Bool {
+        switch peek() {
+        case UInt8(ascii: "t"):
+            try literal(JSONReader.trueBytes)
+            return true
+        case UInt8(ascii: "f"):
+            try literal(JSONReader.falseBytes)
+            return false
+        default:
+            throw VettedDirectMiss()
+        }
+    }
+
+    /// A date under the strategies read in place; the others are left to the tape path.
+    mutating func date() throws(VettedDirectMiss) -> Date {
+        let date: Date
+        switch document.date {
+        case .iso8601:
+            guard let parsed = document.iso8601Date(try stringToken()) else { throw VettedDirectMiss() }
+            date = parsed
+        case .secondsSince1970:
+            date = Date(timeIntervalSince1970: try double())
+        case .millisecondsSince1970:
+            date = Date(timeIntervalSince1970: try double() / 1_000)
+        case .deferredToDate:
+            // What `Date(from:)` does with the number.
+            date = Date(timeIntervalSinceReferenceDate: try double())
+        case .formatted, .custom:
+            // Not reached: the decoder does not take this path under these strategies.
+            throw VettedDirectMiss()
+        }
+        guard date.timeIntervalSinceReferenceDate.isFinite else { throw VettedDirectMiss() }
+        return date
+    }
+
+    // MARK: Objects
+
+    /// Opens the object of a generated type.
+    public mutating func beginObject<G: VettedJSONDecodable>(_ type: G.Type) throws(VettedDirectMiss) -> JSONDirectObject {
+        let info = try info(for: G.self)
+        try open(UInt8(ascii: "{"))
+        return JSONDirectObject(info: info)
+    }
+
+    /// The field of the next member (-1: a key that is no field, whose value
+    /// ``skipValue()`` skips), or `nil` once the object is closed.
+    public mutating func nextField(_ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int? {
+        var byte = peek()
+        if byte == UInt8(ascii: "}") {
+            close()
+            return nil
+        }
+        if object.members > 0 {
+            guard byte == UInt8(ascii: ",") else { throw VettedDirectMiss() }
+            advance()
+            byte = peek()
+        }
+        object.members += 1
+        guard byte == UInt8(ascii: "\""), object.members <= maxMembers else { throw VettedDirectMiss() }
+        let token: JSONReader.StringToken
+        do { token = try reader.scanString() } catch { throw VettedDirectMiss() }
+        // An escaped key may spell a field or repeat another key: the tape path decides.
+        guard !token.hasEscapes, !token.needsRepair, peek() == UInt8(ascii: ":") else { throw VettedDirectMiss() }
+        advance()
+        let range = token.start..<token.end
+        let scanner = reader.scannerState
+        if let field = object.info.table.field(matching: range, in: scanner, hint: object.hint) {
+            let bit: UInt64 = 1 << UInt64(field)
+            guard object.seen & bit == 0 else { throw VettedDirectMiss() }
+            object.seen |= bit
+            object.hint = field + 1
+            return field
+        }
+        // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
+        // pairwise; an object with more is left to the tape path (whose check is hashed).
+        guard object.unknown.count < JSONDirectObject.unknownKeyLimit else { throw VettedDirectMiss() }
+        for other in object.unknown where scanner.bytesEqual(other, range) { throw VettedDirectMiss() }
+        object.unknown.append(range)
+        return -1
+    }
+
+    /// Skips the value of a key that is no field, with every check the parser makes.
+    public mutating func skipValue() throws(VettedDirectMiss) {
+        do { try reader.skipEmbeddedValue(below: depth) } catch { throw VettedDirectMiss() }
+    }
+
+    /// Runs the type's relations on the values `value` gives for their fields.
+    public mutating func relations(_ object: inout JSONDirectObject, _ value: (Int) -> Any?) throws(VettedDirectMiss) {
+        for relation in object.info.relations {
+            guard let first = value(relation.first), let second = value(relation.second), case .passed = relation.check(first, second) else {
+                throw VettedDirectMiss()
+            }
+        }
+    }
+
+    /// The field's rules on its value: any outcome but a pass is a miss.
+    @inline(__always)
+    private func check<Value>(_ value: Value, _ field: Int, _ object: JSONDirectObject) throws(VettedDirectMiss) {
+        let checks = object.info.checks
+        guard checks.indices.contains(field) else { return }
+        for check in checks[field] {
+            guard case .passed = check.outcome(value) else { throw VettedDirectMiss() }
+        }
+    }
+
+    // MARK: Fields
+
+    public mutating func read(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> String {
+        let value = try string()
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func read(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int {
+        let value = try integer()
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func read(_ type: Double.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Double {
+        let value = try double()
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func read(_ type: Bool.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Bool {
+        let value = try bool()
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func read(_ type: Date.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Date {
+        let value = try date()
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func read<E: VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E {
+        let value = try stringCase(E.self)
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func read<E: VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E {
+        let value = try intCase(E.self)
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func read<G: VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> G {
+        let value = try G(__vettedDirect: &self)
+        try check(value, field, object)
+        return value
+    }
+
+    /// Any other type: not decoded here.
+    public mutating func read<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> T {
+        unsupported = true
+        throw VettedDirectMiss()
+    }
+
+    /// An optional field: `nil` for null, unchecked (as `decodeIfPresent`); an absent one stays `nil` in the generated code.
+    public mutating func readIfPresent(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> String? {
+        try null() ? nil : try read(String.self, field, &object)
+    }
+
+    public mutating func readIfPresent(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int? {
+        try null() ? nil : try read(Int.self, field, &object)
+    }
+
+    public mutating func readIfPresent(_ type: Double.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Double? {
+        try null() ? nil : try read(Double.self, field, &object)
+    }
+
+    public mutating func readIfPresent(_ type: Bool.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Bool? {
+        try null() ? nil : try read(Bool.self, field, &object)
+    }
+
+    public mutating func readIfPresent(_ type: Date.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Date? {
+        try null() ? nil : try read(Date.self, field, &object)
+    }
+
+    public mutating func readIfPresent<E: VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E? {
+        try null() ? nil : try read(E.self, field, &object)
+    }
+
+    public mutating func readIfPresent<E: VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E? {
+        try null() ? nil : try read(E.self, field, &object)
+    }
+
+    public mutating func readIfPresent<G: VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> G? {
+        try null() ? nil : try read(G.self, field, &object)
+    }
+
+    public mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> T? {
+        unsupported = true
+        throw VettedDirectMiss()
+    }
+
+    // MARK: Arrays
+
+    /// The elements of an array, each read by `element`, built by the element type's own code.
+    private mutating func elements<E: VettedDirectArray>(
+        _ type: E.Type, _ element: (inout JSONDirectReader) throws(VettedDirectMiss) -> E
+    ) throws(VettedDirectMiss) -> [E] {
+        try open(UInt8(ascii: "["))
+        var count = 0
+        return try E.__vettedArray { () throws(VettedDirectMiss) -> E? in
+            let byte = peek()
+            if byte == UInt8(ascii: "]") {
+                close()
+                return nil
+            }
+            if count > 0 {
+                guard byte == UInt8(ascii: ",") else { throw VettedDirectMiss() }
+                advance()
+            }
+            count += 1
+            guard count <= maxMembers else { throw VettedDirectMiss() }
+            return try element(&self)
+        }
+    }
+
+    /// The elements of an array of a type the reader builds itself.
+    private mutating func scalars<E>(_ element: (inout JSONDirectReader) throws(VettedDirectMiss) -> E) throws(VettedDirectMiss) -> [E] {
+        try open(UInt8(ascii: "["))
+        var result: [E] = []
+        while true {
+            if peek() == UInt8(ascii: "]") {
+                close()
+                return result
+            }
+            if !result.isEmpty {
+                guard peek() == UInt8(ascii: ",") else { throw VettedDirectMiss() }
+                advance()
+            }
+            guard result.count < maxMembers else { throw VettedDirectMiss() }
+            result.append(try element(&self))
+        }
+    }
+
+    private mutating func stringCase<E: VettedStringEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
+        let text = try string()
+        do { return try E(__vettedRawValue: text) } catch { throw VettedDirectMiss() }
+    }
+
+    private mutating func intCase<E: VettedIntEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
+        let value = try integer()
+        do { return try E(__vettedRawValue: value) } catch { throw VettedDirectMiss() }
+    }
+
+    public mutating func readArray<E: VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [E] {
+        let value = try elements(E.self) { (reader) throws(VettedDirectMiss) in try reader.stringCase(E.self) }
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func readArray<E: VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [E] {
+        let value = try elements(E.self) { (reader) throws(VettedDirectMiss) in try reader.intCase(E.self) }
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func readArray<G: VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [G] {
+        let value = try elements(G.self) { (reader) throws(VettedDirectMiss) in try G(__vettedDirect: &reader) }
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func readArray(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [String] {
+        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.string() }
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func readArray(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Int] {
+        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.integer() }
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func readArray(_ type: Double.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Double] {
+        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.double() }
+        try check(value, field, object)
+        return value
+    }
+
+    public mutating func readArray(_ type: Bool.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Bool] {
+        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.bool() }
+        try check(value, field, object)
+        return value
+    }
+
+    /// Arrays of any other type: not decoded here.
+    public mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [T] {
+        unsupported = true
+        throw VettedDirectMiss()
+    }
+
+    // MARK: Types
+
+    private mutating func info<G: VettedJSONDecodable>(for type: G.Type) throws(VettedDirectMiss) -> DirectTypeInfo {
+        let id = ObjectIdentifier(type)
+        for entry in types where entry.type == id { return entry.info }
+        guard let info = DirectTypeInfo(G.self) else {
+            unsupported = true
+            throw VettedDirectMiss()
+        }
+        types.append((id, info))
+        return info
+    }
+}
+
+/// One object being read by generated code.
+public struct JSONDirectObject {
+    let info: DirectTypeInfo
+    /// The fields met so far, one bit each.
+    var seen: UInt64 = 0
+    var members = 0
+    /// The field after the last one found: keys usually come in order.
+    var hint = 0
+    /// Keys that are no field, to find a repeat among them.
+    var unknown: [Range<Int>] = []
+
+    static let unknownKeyLimit = 16
+}
+
+/// A type's rules as generated decoding reads them: each field's checks by its
+/// position in the field table, and the relations by their fields' positions.
+final class DirectTypeInfo {
+    let table: VettedFieldTable
+    let checks: [[FieldCheck]]
+    let relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)]
+
+    /// `nil` when the type is not for this path: more than 64 fields, or a rule the tape path
+    /// must report on (one on a key that is no field, a relation it cannot call on two values).
+    init?<G: VettedJSONDecodable>(_ type: G.Type) {
+        table = G.__vettedFields
+        let names = table.names
+        guard names.count <= 64 else { return nil }
+        guard let rules = TypeRules.of(G.self) else {
+            checks = []
+            relations = []
+            return
+        }
+        var checks = [[FieldCheck]](repeating: [], count: names.count)
+        for entry in rules.entries {
+            guard let field = names.firstIndex(of: entry.key) else { return nil }
+            checks[field] = entry.checks
+        }
+        var relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)] = []
+        for relation in rules.relations {
+            guard relation.keys.count == 2, let pair = relation.pairBody,
+                let first = names.firstIndex(of: relation.keys[0]), let second = names.firstIndex(of: relation.keys[1])
+            else { return nil }
+            relations.append((first, second, pair))
+        }
+        self.checks = checks
+        self.relations = relations
+    }
+}
+
+extension VettedFieldTable {
+    /// The field whose name is the key's bytes, `hint` first.
+    @inline(__always)
+    func field(matching range: Range<Int>, in scanner: ByteScanner, hint: Int) -> Int? {
+        let bytes = bytes
+        let count = bytes.count
+        func spells(_ index: Int) -> Bool {
+            let name = bytes[index]
+            return name.count == range.count && scanner.bytesEqual(range, name.span)
+        }
+        if hint < count, spells(hint) { return hint }
+        for index in 0..<count where index != hint && spells(index) { return index }
+        return nil
+    }
+}
+
+// MARK: - The decoder's side
+
+/// `[G]` for a generated `G`: a document the direct path reads whole.
+protocol DirectTopLevelArray {
+    static func readDirect(_ reader: inout JSONDirectReader) throws(VettedDirectMiss) -> Self
+}
+
+extension Array: DirectTopLevelArray where Element: VettedJSONDecodable {
+    static func readDirect(_ reader: inout JSONDirectReader) throws(VettedDirectMiss) -> [Element] {
+        try reader.topLevelArray(Element.self)
+    }
+}
+
+extension JSONDirectReader {
+    mutating func topLevelArray<G: VettedJSONDecodable>(_ type: G.Type) throws(VettedDirectMiss) -> [G] {
+        try elements(G.self) { (reader) throws(VettedDirectMiss) in try G(__vettedDirect: &reader) }
+    }
+
+    /// The whole document as `T`, or a miss.
+    mutating func document<T>(_ type: T.Type) throws(VettedDirectMiss) -> T {
+        let value: T
+        if let generated = T.self as? any VettedJSONDecodable.Type {
+            value = try one(generated, as: T.self)
+        } else if let array = T.self as? any DirectTopLevelArray.Type {
+            value = try many(array, as: T.self)
+        } else {
+            unsupported = true
+            throw VettedDirectMiss()
+        }
+        reader.scannerState.skipWhitespace()
+        guard reader.scannerState.isAtEnd else { throw VettedDirectMiss() }
+        return value
+    }
+
+    private mutating func one<G: VettedJSONDecodable, T>(_ type: G.Type, as: T.Type) throws(VettedDirectMiss) -> T {
+        let value = try G(__vettedDirect: &self)
+        do { return try SameType.cast(value, to: T.self) } catch { throw VettedDirectMiss() }
+    }
+
+    private mutating func many<A: DirectTopLevelArray, T>(_ type: A.Type, as: T.Type) throws(VettedDirectMiss) -> T {
+        let value = try A.readDirect(&self)
+        do { return try SameType.cast(value, to: T.self) } catch { throw VettedDirectMiss() }
+    }
+}
+
+/// Types the direct path found it cannot decode (a field of a type it does not
+/// read, a rule it leaves to the tape path): not tried again in this process.
+let directUnsupportedTypes = Locked<Set<ObjectIdentifier>>([])
+
+extension VettedJSONDecoder {
+    /// The document decoded straight from the bytes, or `nil` (then the tape path decodes it).
+    static func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options) -> T? {
+        guard case .useDefaultKeys = options.keyDecodingStrategy, options.directDecoding,
+            source.count <= parser.limits.maxInputBytes
+        else { return nil }
+        switch options.dateDecodingStrategy {
+        case .formatted, .custom: return nil
+        case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970: break
+        }
+        let id = ObjectIdentifier(T.self)
+        guard !directUnsupportedTypes.current.contains(id) else { return nil }
+        let document = DecodingDocument(
+            source: source, tape: JSONTape(expectedBytes: 0), options: options, duplicateKeys: parser.options.duplicateKeys)
+        let outcome = source.withScanner { scanner -> (T?, Bool) in
+            document.scanner = scanner
+            defer { document.scanner = nil }
+            var direct = JSONDirectReader(
+                reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
+                document: document, limits: parser.limits)
+            do {
+                return (try direct.document(T.self), false)
+            } catch {
+                return (nil, direct.unsupported)
+            }
+        }
+        if outcome.1 { directUnsupportedTypes.update { $0.insert(id) } }
+        return outcome.0
+    }
+}
