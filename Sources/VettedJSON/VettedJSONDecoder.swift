@@ -117,6 +117,12 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     public init() {}
 
+    /// Whether `data` decodes as `type` straight from the bytes (no fallback to the tape). For tests.
+    @_spi(Testing) public func decodesDirectly<T: Decodable>(_ type: T.Type, from data: Data) -> Bool {
+        let options = options.current
+        return Self.decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options) != nil
+    }
+
     /// Decodes `type` from JSON bytes.
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let options = options.current

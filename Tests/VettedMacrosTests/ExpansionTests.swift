@@ -88,6 +88,18 @@ import VettedMacrosPlugin
                     visitor.visit(self.created, key: "created")
                     visitor.visit(self.lastUpdated, key: "last_updated")
                 }
+
+                typealias __VettedField0 = Int
+
+                typealias __VettedField1 = String
+
+                typealias __VettedField2 = [Tag]
+
+                typealias __VettedElement2 = Tag
+
+                typealias __VettedField3 = Date
+
+                typealias __VettedField4 = Date
             }
 
             extension Listing: VettedMacros.VettedModel {
@@ -101,6 +113,55 @@ import VettedMacrosPlugin
                     self.tags = try fields.decodeArray(2)
                     self.created = try fields.decode(3)
                     self.lastUpdated = try fields.decode(4)
+                }
+                init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
+                    var object = try reader.beginObject(Self.self)
+                    var __vetted0: __VettedField0? = nil
+                    var __vetted1: __VettedField1? = nil
+                    var __vetted2: __VettedField2? = nil
+                    var __vetted3: __VettedField3? = nil
+                    var __vetted4: __VettedField4? = nil
+                    while let field = try reader.nextField(&object) {
+                        switch field {
+                        case 0:
+                            __vetted0 = try reader.read(__VettedField0.self, 0, &object)
+                        case 1:
+                            __vetted1 = try reader.read(__VettedField1.self, 1, &object)
+                        case 2:
+                            __vetted2 = try reader.readArray(__VettedElement2.self, 2, &object)
+                        case 3:
+                            __vetted3 = try reader.read(__VettedField3.self, 3, &object)
+                        case 4:
+                            __vetted4 = try reader.read(__VettedField4.self, 4, &object)
+                        default:
+                            try reader.skipValue()
+                        }
+                    }
+                    guard let __vetted0, let __vetted1, let __vetted2, let __vetted3, let __vetted4 else {
+                        throw VettedRules.VettedDirectMiss()
+                    }
+                    try reader.relations(&object) { field -> Any? in
+                        switch field {
+                        case 3:
+                            return __vetted3
+                        case 4:
+                            return __vetted4
+                        default:
+                            return nil
+                        }
+                    }
+                    self.id = __vetted0
+                    self.name = __vetted1
+                    self.tags = __vetted2
+                    self.created = __vetted3
+                    self.lastUpdated = __vetted4
+                }
+                static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                    var result: [Self] = []
+                    while let element = try next() {
+                        result.append(element)
+                    }
+                    return result
                 }
             }
 
@@ -144,6 +205,10 @@ import VettedMacrosPlugin
                     visitor.visit(self.count, key: "count")
                     visitor.visit(self.note, key: "note")
                 }
+
+                typealias __VettedField0 = Int
+
+                typealias __VettedField1 = String
             }
 
             extension Item: VettedMacros.VettedModel {
@@ -154,6 +219,30 @@ import VettedMacrosPlugin
                 public init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
                     self.count = try fields.decodeIfPresent(0)
                     self.note = try fields.decodeIfPresent(1)
+                }
+                public init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
+                    var object = try reader.beginObject(Self.self)
+                    var __vetted0: __VettedField0? = nil
+                    var __vetted1: __VettedField1? = nil
+                    while let field = try reader.nextField(&object) {
+                        switch field {
+                        case 0:
+                            __vetted0 = try reader.readIfPresent(__VettedField0.self, 0, &object)
+                        case 1:
+                            __vetted1 = try reader.readIfPresent(__VettedField1.self, 1, &object)
+                        default:
+                            try reader.skipValue()
+                        }
+                    }
+                    self.count = __vetted0
+                    self.note = __vetted1
+                }
+                public static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                    var result: [Self] = []
+                    while let element = try next() {
+                        result.append(element)
+                    }
+                    return result
                 }
             }
 
@@ -195,6 +284,13 @@ import VettedMacrosPlugin
                     }
                     return result
                 }
+                public static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                    var result: [Self] = []
+                    while let element = try next() {
+                        result.append(element)
+                    }
+                    return result
+                }
             }
             """#)
         expand(
@@ -220,6 +316,13 @@ import VettedMacrosPlugin
                     result.reserveCapacity(count)
                     for index in 0 ..< count {
                         result.append(try element(index))
+                    }
+                    return result
+                }
+                static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                    var result: [Self] = []
+                    while let element = try next() {
+                        result.append(element)
                     }
                     return result
                 }

@@ -6,7 +6,7 @@
 
 import Foundation
 import VettedCore
-import VettedJSON
+@_spi(Testing) import VettedJSON
 import VettedMacros
 
 typealias MaybeInt = Int?
@@ -47,6 +47,52 @@ typealias MaybeInt = Int?
     enum CodingKeys: String, CodingKey {
         case count, label, flag, ratio, small, tiny, big, kind, kinds, level, levels, note, maybe, when, blob, link, amount, tags, numbers, map, child, children
         case defaulted = "default_value"
+    }
+}
+
+/// Every shape that decodes straight from the bytes (GenItem has fields that
+/// leave its documents to the tape path): scalars, optionals, raw-value enums,
+/// arrays of them, nested generated types, rules, a relation, keys of its own.
+@Vetted struct DirectItem: Codable {
+    @Check(.range(0...100)) var count: Int
+    @Check(.length(1...5), .displaySafe()) var label: String
+    var flag: Bool
+    var ratio: Double
+    var kind: GenItem.Kind
+    var kinds: [GenItem.Kind]
+    var level: GenItem.Level?
+    @Check(.count(0...3)) var levels: [GenItem.Level]
+    @Check(.length(1...3)) var note: String?
+    var maybe: Int?
+    var when: Date
+    @Check(.notBefore(\DirectItem.when)) var until: Date
+    @Check(.each(.length(1...3))) var tags: [String]
+    var numbers: [Int]
+    var ratios: [Double]
+    var flags: [Bool]
+    var child: GenChild
+    var spare: GenChild?
+    @Check(.count(0...2)) var children: [GenChild]
+    var defaulted: Int = 7
+    enum CodingKeys: String, CodingKey {
+        case count, label, flag, ratio, kind, kinds, level, levels, note, maybe, when
+        case until = "until_date"
+        case tags, numbers, ratios, flags, child, spare, children
+        case defaulted = "default_value"
+    }
+}
+
+/// Equal values; NaN equals NaN (bit for bit).
+extension DirectItem: Equatable {
+    static func == (a: DirectItem, b: DirectItem) -> Bool {
+        var a = a
+        var b = b
+        // Dates by value (their description drops fractions of a second); the rest by its full description.
+        guard a.ratio.bitPattern == b.ratio.bitPattern, a.ratios.map(\.bitPattern) == b.ratios.map(\.bitPattern),
+            a.when == b.when, a.until == b.until
+        else { return false }
+        (a.ratio, b.ratio, a.ratios, b.ratios) = (0, 0, [], [])
+        return String(reflecting: a) == String(reflecting: b)
     }
 }
 
@@ -125,8 +171,9 @@ struct DecoderOptions: CustomStringConvertible {
     var mode: ValidationMode = .collect
     var limits = Limits()
 
-    func decoder(generated: Bool) -> VettedJSONDecoder {
+    func decoder(generated: Bool, direct: Bool = true) -> VettedJSONDecoder {
         let decoder = VettedJSONDecoder()
+        decoder.directDecoding = direct
         decoder.limits = limits
         decoder.duplicateKeyPolicy = duplicates
         decoder.dateDecodingStrategy = date

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
-import VettedJSON
+@_spi(Testing) import VettedJSON
 import VettedMacros
 import VettedTestSupport
 
@@ -35,9 +35,30 @@ enum GenCorpus {
         #"{"start": 1, "end": 2}"#,
     ]
 
+    /// ``DirectItem``'s members: all of them decode straight from the bytes.
+    static func directBase(date: String) -> Members {
+        Members(members: [
+            ("count", "5"), ("label", #""abc""#), ("flag", "true"), ("ratio", "1.5"), ("kind", #""a""#), ("kinds", #"["a", "b", "a"]"#),
+            ("level", "2"), ("levels", "[1, 2]"), ("note", #""h\u0069""#), ("maybe", "4"), ("when", date), ("until_date", date),
+            ("tags", #"["a", "bc"]"#), ("numbers", "[1, -2, 30]"), ("ratios", "[0.5, 1e2, -0]"), ("flags", "[true, false]"),
+            ("child", #"{"name": "n", "start": 1, "end": 2}"#), ("spare", "null"), ("children", #"[{"name": "m", "start": 0, "end": 0}]"#),
+            ("default_value", "9"), ("unknown", #"[1, {"a": null}]"#), ("other", "{}"),
+        ])
+    }
+
+    /// What only the direct path reads token by token: numbers it leaves to the tape path, escapes, repeats inside skipped values.
+    static let directReplacements = [
+        "1.0", "1e2", "00", "-", "01", "tru", "nul", #""a\u0062""#, #""\ud800""#, #""caf\u00e9""#, #""\uD83C\uDFB8""#, "[1,]", "[,1]",
+        #"{"a": 1, "a": 2}"#, #"{"a": {"b": [1, {"c": 2, "c": 3}]}}"#, "[[[[[[1]]]]]]", #""\q""#, "\"unterminated", "9223372036854775808",
+        "1e400", #"{"name": "n", "start": 1, "end": 2, "name": "o"}"#, #"{"name": "n", "start": 1, "end": 2, "extra": [1, 2]}"#,
+    ]
+
     /// Every single mutation of the base object: each member removed, replaced, repeated, its key escaped.
     static func documents(date: String) -> [String] {
-        let base = base(date: date)
+        documents(base: base(date: date), replacements: replacements)
+    }
+
+    static func documents(base: Members, replacements: [String]) -> [String] {
         var documents = [base.text, "[\(base.text), \(base.text)]", "null", "[]", "\"x\""]
         for index in base.members.indices {
             var removed = base
@@ -61,7 +82,10 @@ enum GenCorpus {
 
     /// Two mutations at once, drawn from a seeded generator: errors that compete for first place.
     static func pairs(date: String, count: Int, generator: inout SeededGenerator) -> [String] {
-        let base = base(date: date)
+        pairs(base: base(date: date), replacements: replacements, count: count, generator: &generator)
+    }
+
+    static func pairs(base: Members, replacements: [String], count: Int, generator: inout SeededGenerator) -> [String] {
         return (0..<count).map { _ in
             var document = base
             for _ in 0..<2 {
@@ -134,6 +158,77 @@ enum GenCorpus {
                 if !compare([GenItem].self, document, options) { failures += 1 }
             }
         }
+    }
+}
+
+/// Direct decoding (straight from the bytes) against init(from:), on documents it takes and on every mutation.
+@Suite struct DirectDecodingDifferentialTests {
+    static let replacements = GenCorpus.replacements + GenCorpus.directReplacements
+
+    @Test func validDocumentsDecodeStraightFromTheBytes() throws {
+        let decoder = VettedJSONDecoder()
+        let base = GenCorpus.directBase(date: "1533390784.5").text
+        #expect(decoder.decodesDirectly(DirectItem.self, from: Data(base.utf8)))
+        #expect(decoder.decodesDirectly([DirectItem].self, from: Data("[\(base), \(base)]".utf8)))
+        #expect(decoder.decodesDirectly([DirectItem].self, from: Data(" [ ] ".utf8)))
+        // A rule that fails, a repeated key, trailing data: the tape path decides.
+        #expect(!decoder.decodesDirectly(DirectItem.self, from: Data(base.replacingOccurrences(of: #""count": 5"#, with: #""count": 500"#).utf8)))
+        #expect(!decoder.decodesDirectly(DirectItem.self, from: Data((base.dropLast() + #", "count": 5}"#).utf8)))
+        #expect(!decoder.decodesDirectly(DirectItem.self, from: Data((base + " x").utf8)))
+        // GenItem has fields this path does not read (Data, URL, Decimal, Set, …).
+        #expect(!decoder.decodesDirectly(GenItem.self, from: Data(GenCorpus.base(date: "1533390784.5").text.utf8)))
+        // The talk's listings.
+        let listings = VettedJSONDecoder()
+        listings.dateDecodingStrategy = .iso8601
+        let listing = #"""
+            {"id": 1, "name": "Guitar", "description": "Acoustic guitar \u2014 barely played.\n", "price": "150.00", "sold": false,
+             "url": "https://example.com/listings/1", "tags": ["music", "acoustic"],
+             "created": "2018-05-01T10:39:04Z", "last_updated": "2018-05-01T10:39:04-07:00"}
+            """#
+        #expect(listings.decodesDirectly([Listing].self, from: Data("[\(listing), \(listing)]".utf8)))
+        let value = try listings.decode([Listing].self, from: Data("[\(listing)]".utf8))
+        #expect(value.first?.description == "Acoustic guitar \u{2014} barely played.\n")
+        #expect(value.first?.tags == [.music, .acoustic])
+    }
+
+    @Test(arguments: GeneratedDecodingDifferentialTests.configurations)
+    func everySingleMutationGivesTheSameResult(_ options: DecoderOptions) {
+        let base = GenCorpus.directBase(date: GeneratedDecodingDifferentialTests.dateText(options))
+        var failures = 0
+        var direct = 0
+        let documents = GenCorpus.documents(base: base, replacements: Self.replacements)
+        for document in documents where failures < 5 {
+            if !compare(DirectItem.self, document, options) { failures += 1 }
+            if !compare([DirectItem].self, "[\(document)]", options) { failures += 1 }
+            if options.decoder(generated: true).decodesDirectly(DirectItem.self, from: Data(document.utf8)) { direct += 1 }
+        }
+        // The mutations that keep the document valid (a repeated tag, an unknown key spelled another way, …) decode directly.
+        #expect(direct > 40, "\(direct) of \(documents.count) decoded directly")
+    }
+
+    @Test func pairsOfMutationsGiveTheSameResult() {
+        let seed = SeededGenerator.seed(for: "DirectDecodingDifferentialTests.pairsOfMutationsGiveTheSameResult")
+        var generator = SeededGenerator(seed: seed)
+        var failures = 0
+        for options in GeneratedDecodingDifferentialTests.configurations {
+            let base = GenCorpus.directBase(date: GeneratedDecodingDifferentialTests.dateText(options))
+            for document in GenCorpus.pairs(base: base, replacements: Self.replacements, count: 150, generator: &generator) where failures < 5 {
+                if !compare([DirectItem].self, document, options) { failures += 1 }
+            }
+        }
+    }
+
+    /// Direct decoding, the tape path's generated decoding and init(from:) give the same.
+    func compare<T: Decodable & Equatable>(_ type: T.Type, _ document: String, _ options: DecoderOptions) -> Bool {
+        let data = Data(document.utf8)
+        let direct = Outcome { try options.decoder(generated: true).decode(T.self, from: data) }
+        let tape = Outcome { try options.decoder(generated: true, direct: false).decode(T.self, from: data) }
+        let codable = Outcome { try options.decoder(generated: false).decode(T.self, from: data) }
+        if direct != codable || tape != codable {
+            Issue.record("\(T.self) under \(options):\n  \(document)\n  direct: \(direct)\n  tape: \(tape)\n  init(from:): \(codable)")
+            return false
+        }
+        return true
     }
 }
 
