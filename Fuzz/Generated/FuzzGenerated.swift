@@ -1,5 +1,6 @@
 // libFuzzer entry point: generated decoding (`@Vetted`) against init(from:).
-// Each input is decoded as [GenItem] and as GenItem both ways under one of the
+// Each input is decoded as [GenItem], GenItem, [DirectItem] and DirectItem (a
+// type read straight from the bytes) three ways under one of the
 // differential's decoder configurations (chosen by the input's length); any
 // difference in value or error aborts. Build and run with
 // scripts/fuzz.sh generated SECONDS (which compiles the shared
@@ -8,7 +9,7 @@
 
 import Foundation
 import VettedCore
-import VettedJSON
+@_spi(Testing) import VettedJSON
 import VettedMacros
 
 private let configurations: [DecoderOptions] = [
@@ -24,12 +25,15 @@ private let configurations: [DecoderOptions] = [
     return options
 }
 
+/// Generated decoding (straight from the bytes, where it takes the input), generated decoding
+/// from the tape, and init(from:): the same value or the same error.
 private func compare<T: Decodable & Equatable>(_ type: T.Type, _ bytes: [UInt8], _ options: DecoderOptions) {
     let generated = Outcome { try options.decoder(generated: true).decode(T.self, from: bytes) }
+    let tape = Outcome { try options.decoder(generated: true, direct: false).decode(T.self, from: bytes) }
     let codable = Outcome { try options.decoder(generated: false).decode(T.self, from: bytes) }
     requireNoInternalError("\(generated) \(codable)")
-    if generated != codable {
-        fatalError("generated decoding differs from init(from:) under \(options):\n  generated: \(generated)\n  init(from:): \(codable)")
+    if generated != codable || tape != codable {
+        fatalError("generated decoding differs from init(from:) under \(options):\n  generated: \(generated)\n  tape: \(tape)\n  init(from:): \(codable)")
     }
 }
 
@@ -39,6 +43,8 @@ public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let options = configurations[count % configurations.count]
     compare([GenItem].self, bytes, options)
     compare(GenItem.self, bytes, options)
+    compare([DirectItem].self, bytes, options)
+    compare(DirectItem.self, bytes, options)
     return 0
 }
 

@@ -332,7 +332,9 @@ public struct JSONDirectReader {
     ) throws(VettedDirectMiss) -> [E] {
         try open(UInt8(ascii: "["))
         var count = 0
-        return try E.__vettedArray { () throws(VettedDirectMiss) -> E? in
+        // An untyped closure: the miss is the only error it throws.
+        do {
+            return try E.__vettedArray { () throws -> E? in
             let byte = peek()
             if byte == UInt8(ascii: "]") {
                 close()
@@ -345,6 +347,9 @@ public struct JSONDirectReader {
             count += 1
             guard count <= maxMembers else { throw VettedDirectMiss() }
             return try element(&self)
+            }
+        } catch {
+            throw VettedDirectMiss()
         }
     }
 

@@ -92,7 +92,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                         for index in 0 ..< count { result.append(try element(index)) }
                         return result
                     }
-                    \(raw: access)static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                    \(raw: access)static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
                         var result: [Self] = []
                         while let element = try next() { result.append(element) }
                         return result
@@ -120,7 +120,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 \(raw: access)init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
             \(raw: directBody(model).joined(separator: "\n"))
                 }
-                \(raw: access)static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                \(raw: access)static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
                     while let element = try next() { result.append(element) }
                     return result

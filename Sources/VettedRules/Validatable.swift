@@ -280,7 +280,7 @@ public protocol VettedRawValueEnum: VettedDirectArray {
 /// module, element by element, as it reads them. Generated code only.
 public protocol VettedDirectArray: Decodable {
     /// The elements `next` gives until it gives `nil`.
-    static func __vettedArray(reading next: () throws(VettedDirectMiss) -> Self?) throws(VettedDirectMiss) -> [Self]
+    static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self]
 }
 
 /// Generated decoding straight from the bytes did not take this input (any

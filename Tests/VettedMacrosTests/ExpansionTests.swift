@@ -156,7 +156,7 @@ import VettedMacrosPlugin
                     self.created = __vetted3
                     self.lastUpdated = __vetted4
                 }
-                static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
                     while let element = try next() {
                         result.append(element)
@@ -237,7 +237,7 @@ import VettedMacrosPlugin
                     self.count = __vetted0
                     self.note = __vetted1
                 }
-                public static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                public static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
                     while let element = try next() {
                         result.append(element)
@@ -284,7 +284,7 @@ import VettedMacrosPlugin
                     }
                     return result
                 }
-                public static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                public static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
                     while let element = try next() {
                         result.append(element)
@@ -319,7 +319,7 @@ import VettedMacrosPlugin
                     }
                     return result
                 }
-                static func __vettedArray(reading next: () throws(VettedRules.VettedDirectMiss) -> Self?) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
                     while let element = try next() {
                         result.append(element)
