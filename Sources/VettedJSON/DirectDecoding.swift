@@ -234,13 +234,23 @@ public struct JSONDirectReader {
 
     public mutating func read(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> String {
         let value = try string()
-        try check(value, field, object)
+        let typed = object.info.stringRules
+        if typed.indices.contains(field), let rules = typed[field] {
+            for rule in rules where rule.check(value) != nil { throw VettedDirectMiss() }
+        } else {
+            try check(value, field, object)
+        }
         return value
     }
 
     public mutating func read(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int {
         let value = try integer()
-        try check(value, field, object)
+        let typed = object.info.intRules
+        if typed.indices.contains(field), let rules = typed[field] {
+            for rule in rules where rule.check(value) != nil { throw VettedDirectMiss() }
+        } else {
+            try check(value, field, object)
+        }
         return value
     }
 
@@ -372,8 +382,16 @@ public struct JSONDirectReader {
     }
 
     private mutating func stringCase<E: VettedStringEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
-        let text = try string()
-        do { return try E(__vettedRawValue: text) } catch { throw VettedDirectMiss() }
+        let token = try stringToken()
+        // The exact bytes of a raw value are its case; anything else (an escape, another
+        // spelling of the same text) goes through `init(rawValue:)`.
+        if !token.has(JSONTape.needsDecoding),
+            let index = E.__vettedRawValueBytes.index(of: token.first..<Swift.max(token.first, token.payload), in: reader.scannerState),
+            let value = E.__vettedCase(index)
+        {
+            return value
+        }
+        do { return try E(__vettedRawValue: document.string(token)) } catch { throw VettedDirectMiss() }
     }
 
     private mutating func intCase<E: VettedIntEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
@@ -462,6 +480,10 @@ public struct JSONDirectObject {
 final class DirectTypeInfo {
     let table: VettedFieldTable
     let checks: [[FieldCheck]]
+    /// A field's rules as `Rule<String>` / `Rule<Int>` when all of them are of that
+    /// type: checked with no dispatch (the others go through ``checks``).
+    let stringRules: [[Rule<String>]?]
+    let intRules: [[Rule<Int>]?]
     let relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)]
 
     /// `nil` when the type is not for this path: more than 64 fields, or a rule the tape path
@@ -472,6 +494,8 @@ final class DirectTypeInfo {
         guard names.count <= 64 else { return nil }
         guard let rules = TypeRules.of(G.self) else {
             checks = []
+            stringRules = []
+            intRules = []
             relations = []
             return
         }
@@ -488,7 +512,28 @@ final class DirectTypeInfo {
             relations.append((first, second, pair))
         }
         self.checks = checks
+        func typed<Value>(_ type: Value.Type) -> [[Rule<Value>]?] {
+            checks.map { checks in
+                let rules = checks.compactMap { $0.rule(of: Value.self) }
+                return rules.count == checks.count ? rules : nil
+            }
+        }
+        stringRules = typed(String.self)
+        intRules = typed(Int.self)
         self.relations = relations
+    }
+}
+
+extension VettedRawValueBytes {
+    /// The raw value spelled by the bytes in `range`.
+    @inline(__always)
+    func index(of range: Range<Int>, in scanner: ByteScanner) -> Int? {
+        let bytes = bytes
+        for index in bytes.indices {
+            let value = bytes[index]
+            if value.count == range.count, scanner.bytesEqual(range, value.span) { return index }
+        }
+        return nil
     }
 }
 

@@ -30,7 +30,7 @@ public import Foundation
 @attached(
     extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum,
     names: named(__vettedFields), named(init(__vettedJSON:)), named(init(__vettedDirect:)), named(init(__vettedPlist:)),
-    named(init(__vettedRawValue:)), named(__vettedArray))
+    named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedRawValueBytes), named(__vettedCase))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as

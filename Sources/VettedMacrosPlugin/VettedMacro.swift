@@ -80,6 +80,22 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             guard let raw = RawValueEnum(enumeration, attribute: node, in: DiscardingContext(context)) else { return [] }
             let access = raw.access.map { $0 + " " } ?? ""
             let protocolName = raw.rawType == "String" ? "VettedStringEnum" : "VettedIntEnum"
+            // String raw values: their bytes, and each case by its position among them.
+            var byBytes = ""
+            if raw.rawType == "String" {
+                let values = raw.cases.map { "Self.\($0).rawValue" }.joined(separator: ", ")
+                let switchCases = raw.cases.enumerated().map { "        case \($0.offset): return .\($0.element)" }.joined(separator: "\n")
+                byBytes = """
+
+                        \(access)static let __vettedRawValueBytes = VettedRules.VettedRawValueBytes([\(values)])
+                        \(access)static func __vettedCase(_ index: Int) -> Self? {
+                            switch index {
+                    \(switchCases)
+                            default: return nil
+                            }
+                        }
+                    """
+            }
             let decl: DeclSyntax = """
                 extension \(type.trimmed): VettedRules.\(raw: protocolName) {
                     \(raw: access)init(__vettedRawValue rawValue: \(raw: raw.rawType)) throws(VettedRules.VettedRawValueMiss) {
@@ -96,7 +112,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                         var result: [Self] = []
                         while let element = try next() { result.append(element) }
                         return result
-                    }
+                    }\(raw: byBytes)
                 }
                 """
             return decl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
@@ -252,6 +268,8 @@ final class DiscardingContext<Base: MacroExpansionContext>: MacroExpansionContex
 struct RawValueEnum {
     let rawType: String
     let access: String?
+    /// The cases' names as written (backticks kept), in declaration order.
+    var cases: [String] = []
 
     init?(_ declaration: EnumDeclSyntax, attribute: AttributeSyntax, in context: some MacroExpansionContext) {
         let inherited = declaration.inheritanceClause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
@@ -268,6 +286,9 @@ struct RawValueEnum {
             if let cases = member.decl.as(EnumCaseDeclSyntax.self), cases.elements.contains(where: { $0.parameterClause != nil }) {
                 context.diagnose(Diagnostic(node: cases, message: VettedDiagnostic.enumRawType))
                 return nil
+            }
+            if let cases = member.decl.as(EnumCaseDeclSyntax.self) {
+                self.cases += cases.elements.map(\.name.text)
             }
             if let initializer = member.decl.as(InitializerDeclSyntax.self),
                 initializer.signature.parameterClause.parameters.first?.firstName.text == "from"

@@ -115,6 +115,12 @@ public struct FieldCheck: Sendable {
 
     /// The rule's value type, for messages.
     package var valueTypeName: String { storage.rule.valueTypeName }
+
+    /// The rule itself when its value type is `Value` (a caller that knows the
+    /// value's type then checks it with no dispatch through the box).
+    package func rule<Value>(of type: Value.Type) -> Rule<Value>? {
+        (storage.rule as? TypedRuleBox<Value>)?.rule
+    }
 }
 
 /// What checking a value found.
@@ -261,6 +267,26 @@ public func Relation<Value: SendableMetatype>(
 /// throws its own error. Generated code only.
 public protocol VettedStringEnum: VettedRawValueEnum {
     init(__vettedRawValue rawValue: String) throws(VettedRawValueMiss)
+    /// The raw values' bytes, in the order of ``__vettedCase(_:)``: a decoder
+    /// that reads exactly these bytes makes the case without making a `String`.
+    static var __vettedRawValueBytes: VettedRawValueBytes { get }
+    /// The case at `index` of ``__vettedRawValueBytes``.
+    static func __vettedCase(_ index: Int) -> Self?
+}
+
+/// The UTF-8 bytes of a `@Vetted` enum's raw values. Generated code only.
+public final class VettedRawValueBytes: Sendable {
+    /// Empty when two raw values are equal as strings but spelled with other
+    /// bytes (canonically equivalent): `init(rawValue:)` alone then says which case it is.
+    package let bytes: [[UInt8]]
+
+    public init(_ rawValues: [String]) {
+        var distinct = true
+        for (index, value) in rawValues.enumerated() {
+            for other in rawValues[(index + 1)...] where other == value { distinct = false }
+        }
+        bytes = distinct ? rawValues.map { Array($0.utf8) } : []
+    }
 }
 
 /// ``VettedStringEnum`` for enums with `Int` raw values.

@@ -291,6 +291,17 @@ import VettedMacrosPlugin
                     }
                     return result
                 }
+                public static let __vettedRawValueBytes = VettedRules.VettedRawValueBytes([Self.music.rawValue, Self.books.rawValue])
+                public static func __vettedCase(_ index: Int) -> Self? {
+                    switch index {
+                    case 0:
+                        return .music
+                    case 1:
+                        return .books
+                    default:
+                        return nil
+                    }
+                }
             }
             """#)
         expand(

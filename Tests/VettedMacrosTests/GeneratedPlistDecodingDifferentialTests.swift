@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VettedCore
-import VettedJSON
+@_spi(Testing) import VettedJSON
 import VettedMacros
 @_spi(Testing) import VettedPlist
 import VettedTestSupport
@@ -140,6 +140,13 @@ enum GenPlistCorpus {
 
 @Vetted enum Rank: Int, Codable { case low = -1, zero = 0, high = 9_000_000_000 }
 
+/// The enums inside a struct, whose documents decode straight from the bytes.
+@Vetted struct OddTags: Codable, Equatable {
+    var tags: [OddTag]
+    var ranks: [Rank]
+    var one: OddTag?
+}
+
 @Suite struct GeneratedEnumTests {
     static let documents = [
         #"["é", "\"q\"", "plain", ""]"#, #"["e\u0301"]"#, #"["E"]"#, #"["plain", 1]"#, #"["plain", null]"#, #"[["plain"]]"#, "[]",
@@ -173,6 +180,28 @@ enum GenPlistCorpus {
         }
         // String equality is canonical equivalence: e + U+0301 names the case "é", both ways.
         #expect(try VettedJSONDecoder().decode([OddTag].self, from: Data(#"["e\u0301", ""]"#.utf8)) == [.accented, .empty])
+    }
+
+    /// Straight from the bytes, a raw value's exact bytes are its case; any other spelling
+    /// (an escape, e + U+0301 written out) goes through `init(rawValue:)`: the same cases.
+    @Test func inAStructTheyDecodeStraightFromTheBytesTheSame() throws {
+        for (index, document) in Self.documents.enumerated() {
+            let rank = Self.ranks[index % Self.ranks.count]
+            for one in [#""é""#, #""e\u0301""#, "\"e\u{301}\"", "null", #""nope""#] {
+                let text = #"{"tags": \#(document), "ranks": \#(rank), "one": \#(one)}"#
+                let data = Data(text.utf8)
+                let direct = Outcome { try DecoderOptions().decoder(generated: true).decode(OddTags.self, from: data) }
+                let tape = Outcome { try DecoderOptions().decoder(generated: true, direct: false).decode(OddTags.self, from: data) }
+                let codable = Outcome { try DecoderOptions().decoder(generated: false).decode(OddTags.self, from: data) }
+                #expect(direct == codable && tape == codable, "\(text)\n direct: \(direct)\n tape: \(tape)\n init(from:): \(codable)")
+            }
+        }
+        let data = Data("{\"tags\": [\"é\", \"e\u{301}\", \"e\\u0301\", \"\"], \"ranks\": [9000000000], \"one\": \"plain\"}".utf8)
+        #expect(VettedJSONDecoder().decodesDirectly(OddTags.self, from: data))
+        #expect(try VettedJSONDecoder().decode(OddTags.self, from: data) == OddTags(tags: [.accented, .accented, .accented, .empty], ranks: [.high], one: .plain))
+        // Raw values equal as strings but spelled apart: no byte table, init(rawValue:) decides.
+        #expect(VettedRawValueBytes(["é", "e\u{301}"]).bytes.isEmpty)
+        #expect(VettedRawValueBytes(["é", "e"]).bytes == [[0xC3, 0xA9], [0x65]])
     }
 
     @Test func intRawValuesDecodeAsInitFromDecoderDoes() throws {
