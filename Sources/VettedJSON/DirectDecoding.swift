@@ -24,6 +24,8 @@ public struct JSONDirectReader {
     var depth = 0
     let maxDepth: Int
     let maxMembers: Int
+    /// The last string ``rawValueIndex(_:)`` read.
+    var lastString = JSONTape.Entry(first: 0, second: 0)
     /// Set when the miss came from a type this path does not decode (not from the input):
     /// the decoder then stops trying the type.
     var unsupported = false
@@ -336,31 +338,39 @@ public struct JSONDirectReader {
 
     // MARK: Arrays
 
-    /// The elements of an array, each read by `element`, built by the element type's own code.
-    private mutating func elements<E: VettedDirectArray>(
-        _ type: E.Type, _ element: (inout JSONDirectReader) throws(VettedDirectMiss) -> E
-    ) throws(VettedDirectMiss) -> [E] {
+    /// Opens an array (generated code reads its elements with ``nextElement(_:)``).
+    public mutating func beginArray() throws(VettedDirectMiss) {
         try open(UInt8(ascii: "["))
-        var count = 0
-        // An untyped closure: the miss is the only error it throws.
-        do {
-            return try E.__vettedArray { () throws -> E? in
-            let byte = peek()
-            if byte == UInt8(ascii: "]") {
-                close()
-                return nil
-            }
-            if count > 0 {
-                guard byte == UInt8(ascii: ",") else { throw VettedDirectMiss() }
-                advance()
-            }
-            count += 1
-            guard count <= maxMembers else { throw VettedDirectMiss() }
-            return try element(&self)
-            }
-        } catch {
-            throw VettedDirectMiss()
+    }
+
+    /// Whether another element follows (moving past its comma), or `false` once the
+    /// array is closed; `count` is the number of elements read so far.
+    public mutating func nextElement(_ count: Int) throws(VettedDirectMiss) -> Bool {
+        let byte = peek()
+        if byte == UInt8(ascii: "]") {
+            close()
+            return false
         }
+        if count > 0 {
+            guard byte == UInt8(ascii: ",") else { throw VettedDirectMiss() }
+            advance()
+        }
+        guard count < maxMembers else { throw VettedDirectMiss() }
+        return true
+    }
+
+    /// Reads a string and gives the position of the raw value its bytes spell exactly, or -1
+    /// (then ``rawValueCase(_:)`` makes the case from its text).
+    public mutating func rawValueIndex(_ rawValues: VettedRawValueBytes) throws(VettedDirectMiss) -> Int {
+        let token = try stringToken()
+        lastString = token
+        guard !token.has(JSONTape.needsDecoding) else { return -1 }
+        return rawValues.index(of: token.first..<Swift.max(token.first, token.payload), in: reader.scannerState) ?? -1
+    }
+
+    /// The case named by the text of the string ``rawValueIndex(_:)`` just read, by `init(rawValue:)`.
+    public mutating func rawValueCase<E: VettedStringEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
+        do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw VettedDirectMiss() }
     }
 
     /// The elements of an array of a type the reader builds itself.
@@ -394,25 +404,14 @@ public struct JSONDirectReader {
         do { return try E(__vettedRawValue: document.string(token)) } catch { throw VettedDirectMiss() }
     }
 
-    private mutating func intCase<E: VettedIntEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
+    public mutating func intCase<E: VettedIntEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
         let value = try integer()
         do { return try E(__vettedRawValue: value) } catch { throw VettedDirectMiss() }
     }
 
-    public mutating func readArray<E: VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [E] {
-        let value = try elements(E.self) { (reader) throws(VettedDirectMiss) in try reader.stringCase(E.self) }
-        try check(value, field, object)
-        return value
-    }
-
-    public mutating func readArray<E: VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [E] {
-        let value = try elements(E.self) { (reader) throws(VettedDirectMiss) in try reader.intCase(E.self) }
-        try check(value, field, object)
-        return value
-    }
-
-    public mutating func readArray<G: VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [G] {
-        let value = try elements(G.self) { (reader) throws(VettedDirectMiss) in try G(__vettedDirect: &reader) }
+    /// An array of a `@Vetted` enum or struct, read by the element type's generated code.
+    public mutating func readArray<E: VettedJSONDirectArray>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [E] {
+        let value = try E.__vettedDirectArray(&self)
         try check(value, field, object)
         return value
     }
@@ -555,6 +554,12 @@ extension VettedFieldTable {
 
 // MARK: - The decoder's side
 
+/// A `@Vetted` type (enum or struct) whose arrays are read straight from the bytes by
+/// code generated in its own module, where the array's type is known. Generated code only.
+public protocol VettedJSONDirectArray: Decodable {
+    static func __vettedDirectArray(_ reader: inout JSONDirectReader) throws(VettedDirectMiss) -> [Self]
+}
+
 /// `[G]` for a generated `G`: a document the direct path reads whole.
 protocol DirectTopLevelArray {
     static func readDirect(_ reader: inout JSONDirectReader) throws(VettedDirectMiss) -> Self
@@ -568,7 +573,7 @@ extension Array: DirectTopLevelArray where Element: VettedJSONDecodable {
 
 extension JSONDirectReader {
     mutating func topLevelArray<G: VettedJSONDecodable>(_ type: G.Type) throws(VettedDirectMiss) -> [G] {
-        try elements(G.self) { (reader) throws(VettedDirectMiss) in try G(__vettedDirect: &reader) }
+        try G.__vettedDirectArray(&self)
     }
 
     /// The whole document as `T`, or a miss.

@@ -10,7 +10,7 @@ import VettedRules
 /// Generated code only; it is used under the default key strategy (a key
 /// strategy rewrites coding keys, which `init(from:)` then looks up: that path
 /// is kept for it).
-public protocol VettedJSONDecodable: VettedDirectArray {
+public protocol VettedJSONDecodable: VettedJSONDirectArray {
     /// The coding keys of the fields, in the order `init(from:)` would decode them.
     static var __vettedFields: VettedFieldTable { get }
     /// Decodes the fields in that order, each through `fields`.

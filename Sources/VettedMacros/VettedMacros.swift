@@ -28,9 +28,9 @@ public import Foundation
 /// make the cases from the raw values they read, with no decoder per value.
 @attached(member, names: named(validation), named(__vettedVisitFields), arbitrary)
 @attached(
-    extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum,
+    extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum, VettedJSONDirectArray,
     names: named(__vettedFields), named(init(__vettedJSON:)), named(init(__vettedDirect:)), named(init(__vettedPlist:)),
-    named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedRawValueBytes), named(__vettedCase))
+    named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedRawValueBytes), named(__vettedCase), named(__vettedDirectArray))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as

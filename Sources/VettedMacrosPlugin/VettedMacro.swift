@@ -108,14 +108,32 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                         for index in 0 ..< count { result.append(try element(index)) }
                         return result
                     }
-                    \(raw: access)static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
-                        var result: [Self] = []
-                        while let element = try next() { result.append(element) }
-                        return result
-                    }\(raw: byBytes)
                 }
                 """
-            return decl.as(ExtensionDeclSyntax.self).map { [$0] } ?? []
+            // JSON read straight from the bytes: an array of the enum, built here, each raw
+            // value's exact bytes matched to its case (any other spelling: `init(rawValue:)`).
+            let element =
+                raw.rawType == "String"
+                ? """
+                            switch try reader.rawValueIndex(Self.__vettedRawValueBytes) {
+                \(raw.cases.enumerated().map { "            case \($0.offset): result.append(.\($0.element))" }.joined(separator: "\n"))
+                            default: result.append(try reader.rawValueCase(Self.self))
+                            }
+                """
+                : "            result.append(try reader.intCase(Self.self))"
+            let direct: DeclSyntax = """
+                extension \(type.trimmed): VettedJSON.VettedJSONDirectArray {\(raw: byBytes)
+                    \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                        var result: [Self] = []
+                        try reader.beginArray()
+                        while try reader.nextElement(result.count) {
+                \(raw: element)
+                        }
+                        return result
+                    }
+                }
+                """
+            return [decl, direct].compactMap { $0.as(ExtensionDeclSyntax.self) }
         }
         // The member role reports what is wrong; this one only stays silent then.
         guard let model = Model(declaration, attribute: node, in: DiscardingContext(context)) else { return [] }
@@ -127,8 +145,10 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         let assignments = model.coded.enumerated().map { index, property in
             "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : property.isArray ? "decodeArray" : "decode")(\(index))"
         }
+        // The inherited conformance is written out: the macro declares it too (for enums), and a
+        // conformance a macro declares is not implied by another.
         let decoding: DeclSyntax = """
-            extension \(type.trimmed): VettedJSON.VettedJSONDecodable {
+            extension \(type.trimmed): VettedJSON.VettedJSONDecodable, VettedJSON.VettedJSONDirectArray {
                 \(raw: access)static let __vettedFields = VettedRules.VettedFieldTable([\(raw: names)])
                 \(raw: access)init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
             \(raw: assignments.joined(separator: "\n"))
@@ -136,9 +156,10 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 \(raw: access)init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
             \(raw: directBody(model).joined(separator: "\n"))
                 }
-                \(raw: access)static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
+                \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
-                    while let element = try next() { result.append(element) }
+                    try reader.beginArray()
+                    while try reader.nextElement(result.count) { result.append(try Self(__vettedDirect: &reader)) }
                     return result
                 }
             }

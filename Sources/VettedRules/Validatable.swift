@@ -295,18 +295,11 @@ public protocol VettedIntEnum: VettedRawValueEnum {
 }
 
 /// What ``VettedStringEnum`` and ``VettedIntEnum`` share. Generated code only.
-public protocol VettedRawValueEnum: VettedDirectArray {
+public protocol VettedRawValueEnum: Decodable {
     /// An array of `count` cases, each made by `element`: built in the enum's
     /// own module, where the array's type is known (a decoder's code, generic
     /// over the element, would look the array's type up at run time).
     static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self]
-}
-
-/// A `@Vetted` type whose arrays generated decoding builds in the type's own
-/// module, element by element, as it reads them. Generated code only.
-public protocol VettedDirectArray: Decodable {
-    /// The elements `next` gives until it gives `nil`.
-    static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self]
 }
 
 /// Generated decoding straight from the bytes did not take this input (any

@@ -8,7 +8,7 @@ import VettedMacrosPlugin
 /// What `@Vetted` and `@Check` write, and what they refuse, checked on source text.
 @Suite struct ExpansionTests {
     static let macros: [String: MacroSpec] = [
-        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "VettedJSONDecodable", "VettedPlistDecodable", "VettedStringEnum", "VettedIntEnum"]),
+        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "VettedJSONDecodable", "VettedPlistDecodable", "VettedStringEnum", "VettedIntEnum", "VettedJSONDirectArray"]),
         "Check": MacroSpec(type: CheckMacro.self),
     ]
 
@@ -105,7 +105,7 @@ import VettedMacrosPlugin
             extension Listing: VettedMacros.VettedModel {
             }
 
-            extension Listing: VettedJSON.VettedJSONDecodable {
+            extension Listing: VettedJSON.VettedJSONDecodable, VettedJSON.VettedJSONDirectArray {
                 static let __vettedFields = VettedRules.VettedFieldTable(["id", "name", "tags", "created", "last_updated"])
                 init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
                     self.id = try fields.decode(0)
@@ -156,10 +156,11 @@ import VettedMacrosPlugin
                     self.created = __vetted3
                     self.lastUpdated = __vetted4
                 }
-                static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
+                static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
-                    while let element = try next() {
-                        result.append(element)
+                    try reader.beginArray()
+                    while try reader.nextElement(result.count) {
+                        result.append(try Self(__vettedDirect: &reader))
                     }
                     return result
                 }
@@ -214,7 +215,7 @@ import VettedMacrosPlugin
             extension Item: VettedMacros.VettedModel {
             }
 
-            extension Item: VettedJSON.VettedJSONDecodable {
+            extension Item: VettedJSON.VettedJSONDecodable, VettedJSON.VettedJSONDirectArray {
                 public static let __vettedFields = VettedRules.VettedFieldTable(["count", "note"])
                 public init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
                     self.count = try fields.decodeIfPresent(0)
@@ -237,10 +238,11 @@ import VettedMacrosPlugin
                     self.count = __vetted0
                     self.note = __vetted1
                 }
-                public static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
+                public static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
-                    while let element = try next() {
-                        result.append(element)
+                    try reader.beginArray()
+                    while try reader.nextElement(result.count) {
+                        result.append(try Self(__vettedDirect: &reader))
                     }
                     return result
                 }
@@ -284,13 +286,9 @@ import VettedMacrosPlugin
                     }
                     return result
                 }
-                public static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
-                    var result: [Self] = []
-                    while let element = try next() {
-                        result.append(element)
-                    }
-                    return result
-                }
+            }
+
+            extension Tag: VettedJSON.VettedJSONDirectArray {
                 public static let __vettedRawValueBytes = VettedRules.VettedRawValueBytes([Self.music.rawValue, Self.books.rawValue])
                 public static func __vettedCase(_ index: Int) -> Self? {
                     switch index {
@@ -301,6 +299,21 @@ import VettedMacrosPlugin
                     default:
                         return nil
                     }
+                }
+                public static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                    var result: [Self] = []
+                    try reader.beginArray()
+                    while try reader.nextElement(result.count) {
+                        switch try reader.rawValueIndex(Self.__vettedRawValueBytes) {
+                        case 0:
+                            result.append(.music)
+                        case 1:
+                            result.append(.books)
+                        default:
+                            result.append(try reader.rawValueCase(Self.self))
+                        }
+                    }
+                    return result
                 }
             }
             """#)
@@ -330,10 +343,14 @@ import VettedMacrosPlugin
                     }
                     return result
                 }
-                static func __vettedArray(reading next: () throws -> Self?) rethrows -> [Self] {
+            }
+
+            extension Level: VettedJSON.VettedJSONDirectArray {
+                static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
-                    while let element = try next() {
-                        result.append(element)
+                    try reader.beginArray()
+                    while try reader.nextElement(result.count) {
+                        result.append(try reader.intCase(Self.self))
                     }
                     return result
                 }
