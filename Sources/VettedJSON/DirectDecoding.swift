@@ -32,8 +32,10 @@ public struct JSONDirectReader {
     /// Each type's rules as generated decoding reads them, made once per call.
     private var types: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
 
-    /// Deeper models are left to the tape path (its recursion has a stack guard).
-    static let depthCeiling = 64
+    /// Deeper documents are left to the tape path: up to this depth its stack guard never
+    /// refuses a value (``StackGuard/uncheckedLevels``), so both paths take the same inputs;
+    /// and the generated code's recursion stays shallow.
+    static let depthCeiling = StackGuard.uncheckedLevels
 
     init(reader: JSONReader, document: DecodingDocument, limits: Limits) {
         self.reader = reader

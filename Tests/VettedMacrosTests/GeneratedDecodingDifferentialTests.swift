@@ -161,6 +161,12 @@ enum GenCorpus {
     }
 }
 
+/// A recursive model: each node's `next` holds the deeper ones.
+@Vetted struct Node: Codable, Equatable {
+    @Check(.range(0...100)) var value: Int
+    var next: [Node]
+}
+
 /// Direct decoding (straight from the bytes) against init(from:), on documents it takes and on every mutation.
 @Suite struct DirectDecodingDifferentialTests {
     static let replacements = GenCorpus.replacements + GenCorpus.directReplacements
@@ -215,6 +221,24 @@ enum GenCorpus {
             for document in GenCorpus.pairs(base: base, replacements: Self.replacements, count: 150, generator: &generator) where failures < 5 {
                 if !compare([DirectItem].self, document, options) { failures += 1 }
             }
+        }
+    }
+
+    /// Nesting: up to the depth where the tape path's stack guard starts asking, straight
+    /// from the bytes; deeper, the tape path decides (the same results, any stack budget).
+    @Test func deepDocumentsAreLeftToTheTapePath() {
+        func chain(_ depth: Int) -> String {
+            (0..<depth).reduce(#"{"value": 0, "next": []}"#) { inner, level in #"{"value": \#(level + 1), "next": [\#(inner)]}"# }
+        }
+        for budget in [256 << 10, 1 << 10] {
+            var options = DecoderOptions()
+            options.limits = Limits(maxStackBytes: budget)
+            for depth in [0, 3, 4, 5, 30] {
+                #expect(compare(Node.self, chain(depth), options), "depth \(depth), stack budget \(budget)")
+            }
+            // A node at depth d sits inside 2d containers (its object and its array).
+            #expect(options.decoder(generated: true).decodesDirectly(Node.self, from: Data(chain(3).utf8)))
+            #expect(!options.decoder(generated: true).decodesDirectly(Node.self, from: Data(chain(5).utf8)))
         }
     }
 
