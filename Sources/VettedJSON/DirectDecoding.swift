@@ -539,7 +539,8 @@ extension VettedRawValueBytes {
 }
 
 extension VettedFieldTable {
-    /// The field whose name is the key's bytes, `hint` first.
+    /// The field whose name is the key's bytes, or `nil`; `hint` is tried first
+    /// (the field after the last one found: keys usually come in order).
     @inline(__always)
     func field(matching range: Range<Int>, in scanner: ByteScanner, hint: Int) -> Int? {
         let bytes = bytes

@@ -29,15 +29,7 @@ extension VettedFieldTable {
             let text = document.string(key)
             return names.firstIndex(of: text)
         }
-        let range = key.first..<Swift.max(key.first, key.payload)
-        let count = bytes.count
-        func spells(_ index: Int) -> Bool {
-            let name = bytes[index]
-            return name.count == range.count && scanner.bytesEqual(range, name.span)
-        }
-        if hint < count, spells(hint) { return hint }
-        for index in 0..<count where index != hint && spells(index) { return index }
-        return nil
+        return field(matching: key.first..<Swift.max(key.first, key.payload), in: scanner, hint: hint)
     }
 }
 
