@@ -236,25 +236,23 @@ public struct JSONDirectReader {
 
     // MARK: Fields
 
+    /// The field's rules on its value when the caller knows them typed (`typed`: see
+    /// ``DirectTypeInfo``), called directly; otherwise through ``check(_:_:_:)``.
+    @inline(__always)
+    private func check<Value>(_ value: Value, typed: [[Rule<Value>]?], _ field: Int, _ object: JSONDirectObject) throws(VettedDirectMiss) {
+        guard typed.indices.contains(field), let rules = typed[field] else { return try check(value, field, object) }
+        for rule in rules where rule.check(value) != nil { throw VettedDirectMiss() }
+    }
+
     public mutating func read(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> String {
         let value = try string()
-        let typed = object.info.stringRules
-        if typed.indices.contains(field), let rules = typed[field] {
-            for rule in rules where rule.check(value) != nil { throw VettedDirectMiss() }
-        } else {
-            try check(value, field, object)
-        }
+        try check(value, typed: object.info.stringRules, field, object)
         return value
     }
 
     public mutating func read(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int {
         let value = try integer()
-        let typed = object.info.intRules
-        if typed.indices.contains(field), let rules = typed[field] {
-            for rule in rules where rule.check(value) != nil { throw VettedDirectMiss() }
-        } else {
-            try check(value, field, object)
-        }
+        try check(value, typed: object.info.intRules, field, object)
         return value
     }
 
@@ -375,22 +373,15 @@ public struct JSONDirectReader {
         do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw VettedDirectMiss() }
     }
 
-    /// The elements of an array of a type the reader builds itself.
-    private mutating func scalars<E>(_ element: (inout JSONDirectReader) throws(VettedDirectMiss) -> E) throws(VettedDirectMiss) -> [E] {
-        try open(UInt8(ascii: "["))
+    /// A field's array of a type the reader builds itself, each element read by `element`, then its rules.
+    private mutating func scalars<E>(
+        _ field: Int, _ object: JSONDirectObject, _ element: (inout JSONDirectReader) throws(VettedDirectMiss) -> E
+    ) throws(VettedDirectMiss) -> [E] {
+        try beginArray()
         var result: [E] = []
-        while true {
-            if peek() == UInt8(ascii: "]") {
-                close()
-                return result
-            }
-            if !result.isEmpty {
-                guard peek() == UInt8(ascii: ",") else { throw VettedDirectMiss() }
-                advance()
-            }
-            guard result.count < maxMembers else { throw VettedDirectMiss() }
-            result.append(try element(&self))
-        }
+        while try nextElement(result.count) { result.append(try element(&self)) }
+        try check(result, field, object)
+        return result
     }
 
     private mutating func stringCase<E: VettedStringEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
@@ -419,27 +410,19 @@ public struct JSONDirectReader {
     }
 
     public mutating func readArray(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [String] {
-        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.string() }
-        try check(value, field, object)
-        return value
+        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.string() }
     }
 
     public mutating func readArray(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Int] {
-        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.integer() }
-        try check(value, field, object)
-        return value
+        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.integer() }
     }
 
     public mutating func readArray(_ type: Double.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Double] {
-        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.double() }
-        try check(value, field, object)
-        return value
+        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.double() }
     }
 
     public mutating func readArray(_ type: Bool.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Bool] {
-        let value = try scalars { (reader) throws(VettedDirectMiss) in try reader.bool() }
-        try check(value, field, object)
-        return value
+        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.bool() }
     }
 
     /// Arrays of any other type: not decoded here.
