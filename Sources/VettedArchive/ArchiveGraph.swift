@@ -46,12 +46,36 @@ public struct ArchiveGraph: Sendable {
     /// and `$classes`. Structure only — no class is looked up anywhere.
     public func classInfo(ofObject index: Int) throws(VettedError) -> (name: String, classes: [String])? {
         guard let uid = try classUID(ofObject: index) else { return nil }
-        let name = try className(ofClassAt: uid, object: index)
-        var classes: [String] = []
-        if case .dictionary(let info) = objects[uid], case .array(let names)? = info["$classes"] {
-            classes = names.compactMap(\.stringValue)  // all strings: checked by className(ofClassAt:object:)
+        switch classDictionary(at: uid) {
+        case .success(let info): return info
+        case .failure(let defect): throw corrupted("object \(index): \(defect.reason)")
         }
-        return (name, classes)
+    }
+
+    /// ``classInfo(ofObject:)`` for every object, by index, each class dictionary
+    /// checked once however many objects share it: linear in the archive.
+    public func allClassInfo() -> [Result<(name: String, classes: [String])?, VettedError>] {
+        var byClass: [Int: Result<(name: String, classes: [String]), ClassDefect>] = [:]
+        var result: [Result<(name: String, classes: [String])?, VettedError>] = []
+        result.reserveCapacity(objects.count)
+        for index in objects.indices {
+            let uid: Int?
+            do { uid = try classUID(ofObject: index) } catch {
+                result.append(.failure(error))
+                continue
+            }
+            guard let uid else {
+                result.append(.success(nil))
+                continue
+            }
+            let info = byClass[uid] ?? classDictionary(at: uid)
+            byClass[uid] = info
+            switch info {
+            case .success(let value): result.append(.success(value))
+            case .failure(let defect): result.append(.failure(corrupted("object \(index): \(defect.reason)")))
+            }
+        }
+        return result
     }
 
     /// The index of object `index`'s class dictionary (its `$class` UID, checked
@@ -69,14 +93,31 @@ public struct ArchiveGraph: Sendable {
     /// is one (and that `$classes`, when present, is an array of strings).
     /// `object` names the object that refers to it, for the message.
     func className(ofClassAt uid: Int, object index: Int) throws(VettedError) -> String {
+        switch classDictionary(at: uid) {
+        case .success(let info): return info.name
+        case .failure(let defect): throw corrupted("object \(index): \(defect.reason)")
+        }
+    }
+
+    /// What is wrong with a class dictionary, without the object that refers to it.
+    struct ClassDefect: Error {
+        let reason: String
+    }
+
+    /// The class dictionary at `uid`: its `$classname` and `$classes`, or what is wrong with it.
+    private func classDictionary(at uid: Int) -> Result<(name: String, classes: [String]), ClassDefect> {
         guard objects.indices.contains(uid), case .dictionary(let info) = objects[uid], let name = info["$classname"]?.stringValue else {
-            throw corrupted("object \(index): $class does not name a class dictionary with $classname")
+            return .failure(ClassDefect(reason: "$class does not name a class dictionary with $classname"))
         }
+        var classes: [String] = []
         if let chain = info["$classes"] {
-            guard case .array(let names) = chain else { throw corrupted("object \(index): $classes is not an array") }
-            guard names.allSatisfy({ $0.stringValue != nil }) else { throw corrupted("object \(index): $classes holds a non-string") }
+            guard case .array(let names) = chain else { return .failure(ClassDefect(reason: "$classes is not an array")) }
+            for element in names {
+                guard let name = element.stringValue else { return .failure(ClassDefect(reason: "$classes holds a non-string")) }
+                classes.append(name)
+            }
         }
-        return name
+        return .success((name, classes))
     }
 
     /// Every structural defect, each at its object (`$.$objects[3]`) or `$top`
@@ -103,6 +144,7 @@ public struct ArchiveGraph: Sendable {
         for entry in top {
             check(entry.value, at: DocumentPath([.key("$top"), .key(entry.key)]), what: "$top")
         }
+        let infos = allClassInfo()
         for (index, object) in objects.enumerated() {
             let path = DocumentPath([.key("$objects"), .index(index)])
             check(object, at: path, what: "object \(index)")
@@ -114,9 +156,7 @@ public struct ArchiveGraph: Sendable {
                 }
                 continue
             }
-            do {
-                _ = try classInfo(ofObject: index)
-            } catch {
+            if case .failure(let error) = infos[index] {
                 found.append(VettedError(code: error.code, path: path.appending(.key("$class")), message: error.message))
             }
         }

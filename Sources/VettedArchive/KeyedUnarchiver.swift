@@ -35,6 +35,11 @@ public final class KeyedUnarchiver {
     /// Whether every instantiated type must return `true` from `supportsSecureCoding`
     /// (default). Even when `false`, only allowed types are ever instantiated.
     public var requiresSecureCoding = true
+    /// Whether an object holding a key that its class never read is `archiveCorrupted`
+    /// at that key. Off by default, as in Foundation, where such a key is a newer
+    /// writer's field; turn it on where every key is known (a store only this app
+    /// writes), so that nothing rides along unread beside the fields.
+    public var rejectsUnreadKeys = false
     /// The first failure, kept until the unarchiver is discarded.
     public private(set) var error: (any Error)?
 
@@ -68,7 +73,13 @@ public final class KeyedUnarchiver {
     /// `archiveCorrupted` at the key. (An absent key alone is an older archive; a key
     /// never read alone is a newer one: both stay silent, as in Foundation.)
     private func checkKeys(of level: Level) {
-        guard error == nil, let missing = level.missing.first else { return }
+        guard error == nil else { return }
+        guard let missing = level.missing.first else {
+            if rejectsUnreadKeys, let stray = level.object.keys.first(where: { $0 != "$class" && !level.read.contains($0) }) {
+                fail(.archiveCorrupted, "\(level.className) never read \(Excerpt.escape(stray)), which the archive holds", at: level.path.appending(.key(stray)))
+            }
+            return
+        }
         let unread = level.object.keys.filter { $0 != "$class" && !level.read.contains($0) }
         guard let stray = unread.first else { return }
         fail(
@@ -85,6 +96,8 @@ public final class KeyedUnarchiver {
     /// Class names by the index of their class dictionary, each checked once.
     private var classNames: [Int: String] = [:]
     private var decodedValues = 0
+    /// What the objects decoded so far expand into (a shared object each time it is decoded).
+    private var budget: ExpansionBudget
     private var registered: [String: any SecureCoding.Type] = [:]
     /// The classes an `ofClasses:` collection call allows for its elements (and keys),
     /// taken by the collection object it reads, so nested ones never see them.
@@ -98,6 +111,7 @@ public final class KeyedUnarchiver {
     public init(forReadingFrom bytes: [UInt8], limits: Limits = .default) throws(VettedError) {
         graph = try ArchiveGraph(parsing: bytes, limits: limits)
         self.limits = limits
+        budget = ExpansionBudget(limits: limits, inputBytes: bytes.count)
         let top = graph.top
         levels = [Level(object: top, allowed: [], path: DocumentPath(), className: "$top")]
     }
@@ -394,6 +408,16 @@ public final class KeyedUnarchiver {
         }
         let index = Int(uid)
         let stored = graph.objects[index]
+        let payload =
+            switch stored {
+            case .string(let value): value.utf8.count
+            case .data(let value): value.count
+            default: 0
+            }
+        guard budget.chargeValue(payload: payload) else {
+            fail(.amplificationLimitExceeded, budget.exceededMessage, at: path)
+            return nil
+        }
         let form: ArchiveForm
         switch stored {
         case .string(let value): form = .string(value)

@@ -38,8 +38,14 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `string` escaped and capped at `maximumBytes` UTF-8 bytes; a cut is marked with `…`.
+    ///
+    /// Only the first `maximumBytes + 4` bytes are read: every byte escapes to at
+    /// least one, so what lies past them would be cut anyway, and escaping a
+    /// long string costs no more than escaping its excerpt.
     public static func escape(_ string: String, maximumBytes: Int = Excerpt.maximumBytes, quotes: Bool = true) -> String {
-        capped(pieces(of: Array(string.utf8), escapingQuotes: quotes), maximumBytes: maximumBytes)
+        let (window, overflow) = Swift.max(0, maximumBytes).addingReportingOverflow(4)
+        let bytes = overflow ? Array(string.utf8) : Array(string.utf8.prefix(window))
+        return capped(pieces(of: bytes, escapingQuotes: quotes), maximumBytes: maximumBytes)
     }
 
     private static func capped(_ pieces: [String], maximumBytes: Int) -> String {

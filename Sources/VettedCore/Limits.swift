@@ -16,6 +16,25 @@
 /// | ``maxValues`` | 10,000,000 | values in the whole document |
 /// | ``maxNumberLength`` | 256 | characters of one number literal |
 /// | ``maxStackBytes`` | 256 KiB | stack one decoding call may use for models that recurse |
+/// | ``maxAmplification`` | 100 | what an input may expand into, as a multiple of its size … |
+/// | ``amplificationThreshold`` | 8 MiB | … once the expansion is past this many bytes |
+///
+/// ## Amplification
+///
+/// The count limits bound how many values a document has; the amplification
+/// limit bounds what those values *expand into*. A binary property list (and
+/// so a keyed archive) may refer to one object from many places: a 1 MB file
+/// can name one 1 MiB string four thousand times, or nest shared containers
+/// so that 130 bytes stand for millions of values. Every reader and printer
+/// counts what it materialises or writes — each value 16 bytes, plus the
+/// UTF-8 bytes of each string or key and the bytes of each data value, a
+/// shared object each time it is used — and stops with
+/// `amplificationLimitExceeded` at the path where the count passes
+/// ``expansionAllowance(forInputBytes:)``: ``amplificationThreshold`` or
+/// ``maxAmplification`` times the input's size, whichever is larger (as
+/// expat's protection against "billion laughs": 100×, active past 8 MiB).
+/// Ordinary documents stay far below it (a value costs at least a byte of
+/// input), so the limit only ever refuses inputs built to expand.
 public struct Limits: Sendable, Hashable {
     /// Largest input accepted, in bytes.
     public var maxInputBytes: Int
@@ -38,6 +57,11 @@ public struct Limits: Sendable, Hashable {
     /// recursive model in a release build. Raise it only for calls on threads
     /// known to have more stack (the main thread has 8 MiB on Linux and macOS).
     public var maxStackBytes: Int
+    /// Most that an input may expand into, as a multiple of its size in bytes,
+    /// once the expansion is past ``amplificationThreshold``. See *Amplification* above.
+    public var maxAmplification: Int
+    /// Expansion, in bytes, that is never refused for amplification, however small the input.
+    public var amplificationThreshold: Int
 
     /// The hard ceiling on nesting, whatever ``maxDepth`` says.
     ///
@@ -53,7 +77,9 @@ public struct Limits: Sendable, Hashable {
         maxMembers: Int = 1_000_000,
         maxValues: Int = 10_000_000,
         maxNumberLength: Int = 256,
-        maxStackBytes: Int = 256 << 10
+        maxStackBytes: Int = 256 << 10,
+        maxAmplification: Int = 100,
+        amplificationThreshold: Int = 8 << 20
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxDepth = maxDepth
@@ -62,6 +88,8 @@ public struct Limits: Sendable, Hashable {
         self.maxValues = maxValues
         self.maxNumberLength = maxNumberLength
         self.maxStackBytes = maxStackBytes
+        self.maxAmplification = maxAmplification
+        self.amplificationThreshold = amplificationThreshold
     }
 
     /// The defaults documented above.
@@ -70,8 +98,17 @@ public struct Limits: Sendable, Hashable {
     /// No limit but the hard ones: for trusted input only.
     public static let unlimited = Limits(
         maxInputBytes: .max, maxDepth: depthCeiling, maxStringBytes: .max,
-        maxMembers: .max, maxValues: .max, maxNumberLength: .max
+        maxMembers: .max, maxValues: .max, maxNumberLength: .max,
+        maxAmplification: .max, amplificationThreshold: .max
     )
+
+    /// The bytes an input of `inputBytes` may expand into: the larger of
+    /// ``amplificationThreshold`` and ``maxAmplification`` × `inputBytes`
+    /// (saturating at `Int.max`; negative settings count as zero).
+    public func expansionAllowance(forInputBytes inputBytes: Int) -> Int {
+        let (scaled, overflow) = Swift.max(0, maxAmplification).multipliedReportingOverflow(by: Swift.max(0, inputBytes))
+        return Swift.max(Swift.max(0, amplificationThreshold), overflow ? .max : scaled)
+    }
 
     /// ``maxDepth`` clamped to `0...depthCeiling`.
     public var effectiveMaxDepth: Int { Swift.max(0, Swift.min(maxDepth, Self.depthCeiling)) }

@@ -26,6 +26,9 @@ extension VettedError {
         public static let valueLimitExceeded = Code("valueLimitExceeded")
         /// A number literal is longer than ``Limits/maxNumberLength``.
         public static let numberLengthLimitExceeded = Code("numberLengthLimitExceeded")
+        /// The input expands (shared references, output written) past
+        /// ``Limits/maxAmplification`` times its size (see *Amplification* in ``Limits``).
+        public static let amplificationLimitExceeded = Code("amplificationLimitExceeded")
 
         // MARK: Vetted's own bugs
 
@@ -105,6 +108,7 @@ extension VettedError {
             case .memberLimitExceeded: "container has more members than the member limit"
             case .valueLimitExceeded: "document has more values than the value limit"
             case .numberLengthLimitExceeded: "number literal is longer than the number limit"
+            case .amplificationLimitExceeded: "input expands past the amplification limit"
             case .invalidUTF8: "invalid UTF-8"
             case .unsupportedEncoding: "input is not UTF-8"
             case .byteOrderMark: "byte order mark is not allowed"

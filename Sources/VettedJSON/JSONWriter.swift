@@ -31,8 +31,20 @@ public struct JSONWriter: Sendable {
     /// The UTF-8 bytes of `value`.
     public func bytes(_ value: JSONValue) -> [UInt8] {
         var output: [UInt8] = []
-        write(value, into: &output, level: 0)
+        write(value, into: &output, level: 0, chunkBytes: .max) { (_: inout [UInt8]) throws(Never) in }
         return output
+    }
+
+    /// Writes `value` as it goes, in bounded memory: `flush` is handed the
+    /// pending bytes whenever `chunkBytes` or more have built up, and once at
+    /// the end; it must empty the buffer. What `flush` throws stops the writing.
+    public func write<Failure: Error>(
+        _ value: JSONValue, chunkBytes: Int = 64 << 10, to flush: (inout [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        var output: [UInt8] = []
+        output.reserveCapacity(Swift.min(Swift.max(0, chunkBytes), 1 << 20))
+        try write(value, into: &output, level: 0, chunkBytes: chunkBytes, flush: flush)
+        try flush(&output)
     }
 
     /// `value` as a String.
@@ -62,9 +74,13 @@ public struct JSONWriter: Sendable {
         case close(UInt8, level: Int)
     }
 
-    private func write(_ root: JSONValue, into output: inout [UInt8], level rootLevel: Int) {
+    private func write<Failure: Error>(
+        _ root: JSONValue, into output: inout [UInt8], level rootLevel: Int, chunkBytes: Int,
+        flush: (inout [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         var steps: [Step] = [.value(root, level: rootLevel)]
         while let step = steps.popLast() {
+            if output.count >= chunkBytes { try flush(&output) }
             switch step {
             case .element(let first, let level):
                 if !first { output.append(UInt8(ascii: ",")) }

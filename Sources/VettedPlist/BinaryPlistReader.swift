@@ -14,8 +14,13 @@ import Foundation
 ///    length, payload, references) lies inside it; no two objects overlap.
 /// 3. Building the value is iterative: containers that contain themselves are
 ///    `cyclicReference`; shared references are allowed, but every expansion
-///    counts against ``Limits/maxValues``, so a small file that expands
-///    exponentially fails fast; depth, members and string bytes are limited.
+///    counts against ``Limits/maxValues`` and against the expansion allowance
+///    (``Limits/expansionAllowance(forInputBytes:)``: a value's 16 bytes plus
+///    its string's or data's bytes, each time it is used), so a small file
+///    that expands fails fast with `valueLimitExceeded` or
+///    `amplificationLimitExceeded`; depth, members and string bytes are
+///    limited. A string or data object of 64 bytes or more that is used
+///    again is shared, not copied, so memory stays near the input's size.
 struct BinaryPlistReader {
     private let scanner: ByteScanner
     private let source: SourceText
@@ -39,6 +44,7 @@ struct BinaryPlistReader {
         self.source = source
         self.limits = limits
         self.duplicateKeys = duplicateKeys
+        self.budget = ExpansionBudget(limits: limits, inputBytes: scanner.count)
     }
 
     mutating func read() throws(VettedError) -> PlistValue {
@@ -76,6 +82,7 @@ struct BinaryPlistReader {
         guard valueCount <= limits.maxValues else {
             throw error(.valueLimitExceeded, at: offset, "more than \(limits.maxValues) values")
         }
+        guard budget.chargeValue() else { throw error(.amplificationLimitExceeded, at: offset, budget.exceededMessage) }
         guard header.length <= limits.maxMembers else {
             throw error(.memberLimitExceeded, at: offset, "container has \(header.length) members; the limit is \(limits.maxMembers)")
         }
@@ -288,6 +295,11 @@ struct BinaryPlistReader {
     private var onPath: [Bool] = []
     /// Values made so far: a shared object counts each time it is used.
     private var valueCount = 0
+    /// What the values made so far expand into: a shared object counts each time it is used.
+    private var budget: ExpansionBudget
+    /// String and data objects of ``sharedPayloadBytes`` or more, by object, once made.
+    private var sharedScalars: [Int: PlistValue] = [:]
+    private static let sharedPayloadBytes = 64
 
     /// The value of `first`, read iteratively above the `base` frames already open.
     private mutating func materialize(_ first: Int, above base: Int) throws(VettedError) -> PlistValue {
@@ -306,7 +318,13 @@ struct BinaryPlistReader {
                         "more than \(limits.maxValues) values (shared objects count each time they are used)", path: currentPath())
                 }
                 let header = try header(at: offset)
-                switch header.marker >> 4 {
+                let type = header.marker >> 4
+                // Strings and data expand into their bytes; everything else into one value.
+                let payload = type == 0x4 || type == 0x5 || type == 0x6 ? header.end - header.payload : 0
+                guard budget.chargeValue(payload: payload) else {
+                    throw error(.amplificationLimitExceeded, at: offset, budget.exceededMessage, path: currentPath())
+                }
+                switch type {
                 case 0xA, 0xC, 0xD:
                     guard !onPath[object] else {
                         throw error(.cyclicReference, at: offset, "container at offset \(offset) contains itself", path: currentPath())
@@ -325,11 +343,18 @@ struct BinaryPlistReader {
                             object: object, isDictionary: header.marker >> 4 == 0xD, references: header.payload,
                             count: header.length, valueBase: values.count, keyBase: keys.count))
                 default:
+                    if payload >= Self.sharedPayloadBytes, let shared = sharedScalars[object] {
+                        values.append(shared)
+                        break
+                    }
+                    let value: PlistValue
                     do {
-                        values.append(try Self.scalar(scanner, header, at: offset, limits: limits))
+                        value = try Self.scalar(scanner, header, at: offset, limits: limits)
                     } catch {
                         throw self.error(error.code, at: error.offset, error.message, path: currentPath())
                     }
+                    if payload >= Self.sharedPayloadBytes { sharedScalars[object] = value }
+                    values.append(value)
                 }
             }
             guard frames.count > base, let top = frames.last else { break }
@@ -400,11 +425,19 @@ struct BinaryPlistReader {
     private var keyCache = [(object: Int, key: String)](repeating: (-1, ""), count: 64)
 
     /// A dictionary key: must be a string object.
+    /// Each use counts against the expansion allowance, as a value does.
     private mutating func key(_ object: Int) throws(VettedError) -> String {
         let slot = object & 63
-        if keyCache[slot].object == object { return keyCache[slot].key }
-        let key = try readKey(object)
-        keyCache[slot] = (object, key)
+        let key: String
+        if keyCache[slot].object == object {
+            key = keyCache[slot].key
+        } else {
+            key = try readKey(object)
+            keyCache[slot] = (object, key)
+        }
+        guard budget.chargeValue(payload: key.utf8.count) else {
+            throw error(.amplificationLimitExceeded, at: offset(of: object), budget.exceededMessage, path: currentPath())
+        }
         return key
     }
 

@@ -160,6 +160,22 @@ public enum PlistWriter {
     /// Throws `unrepresentableValue` for text XML 1.0 cannot hold (control
     /// characters other than tab, line feed and carriage return, U+FFFE, U+FFFF).
     public static func xml(_ value: PlistValue) throws(VettedError) -> [UInt8] {
+        var output: [UInt8] = []
+        do {
+            try writeXML(value, chunkBytes: .max) { chunk in output += chunk; chunk.removeAll() }
+        } catch let error as VettedError {
+            throw error
+        } catch {
+            throw VettedError(code: .internalInvariantViolated, message: "writing XML failed: \(error)")
+        }
+        return output
+    }
+
+    /// ``xml(_:)`` written as it goes, in bounded memory: `flush` is handed the
+    /// pending bytes whenever `chunkBytes` or more have built up, and once at the
+    /// end; it must empty the buffer. Throws what ``xml(_:)`` throws (a
+    /// ``VettedError``), or what `flush` throws, which stops the writing.
+    public static func writeXML(_ value: PlistValue, chunkBytes: Int = 64 << 10, to flush: (inout [UInt8]) throws -> Void) throws {
         var output: [UInt8] = Array(
             """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -174,6 +190,7 @@ public enum PlistWriter {
             output.append(0x0A)
         }
         while let step = steps.popLast() {
+            if output.count >= chunkBytes { try flush(&output) }
             switch step {
             case .key(let key, let level):
                 line("<key>\(try escaped(key))</key>", level: level)
@@ -215,7 +232,7 @@ public enum PlistWriter {
             }
         }
         output.append(contentsOf: "</plist>\n".utf8)
-        return output
+        try flush(&output)
     }
 
     private static func escaped(_ text: String) throws(VettedError) -> String {

@@ -51,21 +51,36 @@ struct ArchiveCommand: ParsableCommand {
             case (false, .json): output = JSONWriter(style: .pretty).string(Self.json(graph, defects: defects)) + "\n"
             }
             // Written straight to the descriptor, as diagnostics are, so that the two never change places.
-            FileHandle.standardOutput.write(Data(output.utf8))
+            do { try Output.write(Array(output.utf8)) } catch { throw Output.failed(error) }
             if let first = defects.first { throw diagnostics.fail(first) }
         }
 
-        /// `! code: message` lines for the defects found at `path` or below it.
-        static func marks(_ defects: [VettedError], under path: DocumentPath) -> [String] {
-            defects.filter { $0.path.components.starts(with: path.components) }.map { "  ! \($0.code): \($0.message)" }
+        /// `! code: message` lines for the defects, grouped once by where they are: under
+        /// `$top` (key `nil`) or under `$objects[i]` (key `i`); anything else under `-1`.
+        /// One pass over the defects, so the listing is linear in objects and defects.
+        static func marks(_ defects: [VettedError]) -> [Int?: [String]] {
+            var marks: [Int?: [String]] = [:]
+            for defect in defects {
+                let components = defect.path.components
+                let place: Int? =
+                    switch (components.first, components.dropFirst().first) {
+                    case (.key("$top")?, _): nil
+                    case (.key("$objects")?, .index(let index)?): index
+                    default: -1
+                    }
+                marks[place, default: []].append("  ! \(defect.code): \(defect.message)")
+            }
+            return marks
         }
 
         static func text(_ graph: ArchiveGraph, defects: [VettedError] = []) -> String {
+            let marks = marks(defects)
+            let infos = graph.allClassInfo()
             var lines = ["$top"]
             for entry in graph.top { lines.append("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))") }
-            lines += marks(defects, under: [.key("$top")])
+            lines += marks[nil as Int?] ?? []
             for (index, object) in graph.objects.enumerated().dropFirst() {
-                defer { lines += marks(defects, under: [.key("$objects"), .index(index)]) }
+                defer { lines += marks[index] ?? [] }
                 guard case .dictionary(let dictionary) = object else {
                     lines.append("#\(index) \(brief(object))")
                     continue
@@ -75,12 +90,13 @@ struct ArchiveCommand: ParsableCommand {
                     lines.append("#\(index) class \(Excerpt.escape(name, maximumBytes: 80)) \(chain)")
                     continue
                 }
-                let className = (try? graph.classInfo(ofObject: index))??.name ?? "(no valid $class)"
+                let className = (try? infos[index].get())??.name ?? "(no valid $class)"
                 lines.append("#\(index) \(Excerpt.escape(className, maximumBytes: 80))")
                 for entry in dictionary where entry.key != "$class" {
                     lines.append("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))")
                 }
             }
+            lines += marks[-1] ?? []
             return lines.joined(separator: "\n") + "\n"
         }
 
@@ -107,9 +123,10 @@ struct ArchiveCommand: ParsableCommand {
 
         static func json(_ graph: ArchiveGraph, defects: [VettedError] = []) -> JSONValue {
             var objects: [JSONValue] = []
+            let infos = graph.allClassInfo()
             for (index, object) in graph.objects.enumerated() {
                 var entry: JSONObject = ["index": .number(JSONNumber(index))]
-                if let info = try? graph.classInfo(ofObject: index) {
+                if let info = try? infos[index].get() {
                     entry["class"] = .string(info.name)
                     entry["classes"] = .array(info.classes.map(JSONValue.string))
                 }

@@ -4,19 +4,24 @@ import Vetted
 
 /// Prints errors as compiler-style text on standard error, or as JSON on standard output.
 struct Diagnostics {
+    /// The input's name, escaped for text (``displayName(of:)``).
     let fileName: String
+    /// The input's name as given (`<stdin>` for `-`), for JSON, which escapes it itself.
+    let rawFileName: String
     let format: DiagnosticFormat
     let quiet: Bool
 
     /// For the input named on the command line (`-` is standard input).
     init(input file: String, format: DiagnosticFormat, quiet: Bool) {
         self.fileName = Self.displayName(of: file)
+        self.rawFileName = file == "-" ? "<stdin>" : file
         self.format = format
         self.quiet = quiet
     }
 
     /// How messages name an input: `<stdin>` for `-`.
-    static func displayName(of file: String) -> String { file == "-" ? "<stdin>" : file }
+    /// Escaped as excerpts are: a file name is input too, and may hold terminal controls.
+    static func displayName(of file: String) -> String { file == "-" ? "<stdin>" : Excerpt.escape(file, maximumBytes: 1_024, quotes: false) }
 
     func report(_ error: any Error) {
         guard !quiet else { return }
@@ -83,9 +88,10 @@ struct Diagnostics {
         }
         if let related = error.relatedOffset { object["relatedOffset"] = .number(JSONNumber(related)) }
         if let excerpt = error.excerpt { object["excerpt"] = .string(excerpt.text) }
-        return ["valid": false, "file": .string(fileName), "error": .object(object)]
+        return ["valid": false, "file": .string(rawFileName), "error": .object(object)]
     }
 
-    private func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
-    private func writeOutput(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+    // Best effort: a diagnostic that cannot be written has nowhere else to go (the exit code still says it).
+    private func writeError(_ text: String) { try? FileHandle.standardError.write(contentsOf: Array(text.utf8)) }
+    private func writeOutput(_ text: String) { try? FileHandle.standardOutput.write(contentsOf: Array(text.utf8)) }
 }

@@ -20,7 +20,7 @@ enum InputReader {
         do {
             return try BoundedReader.read(contentsOfFile: path, maxBytes: 64 << 10, acceptingPipes: true)
         } catch {
-            throw ValidationError("cannot read the \(what) \(path): \(error.message)")
+            throw ValidationError("cannot read the \(what) \(Diagnostics.displayName(of: path)): \(error.message)")
         }
     }
 }

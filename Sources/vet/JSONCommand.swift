@@ -67,9 +67,12 @@ struct JSONCommand: ParsableCommand {
                 return
             }
             let value = try parser.parse(bytes)
-            var output = JSONWriter(style: compact ? .compact : .pretty).bytes(value)
-            output.append(UInt8(ascii: "\n"))
-            FileHandle.standardOutput.write(Data(output))
+            var output = Output(limits: limits, inputBytes: bytes.count)
+            try JSONWriter(style: compact ? .compact : .pretty).write(value) { chunk in try output.flush(&chunk) }
+            var end: [UInt8] = [UInt8(ascii: "\n")]
+            try output.flush(&end)
+        } catch let failure as Output.WriteFailed {
+            throw Output.failed(failure)
         } catch {
             diagnostics.report(error)
             throw VetExit.invalidData

@@ -46,15 +46,17 @@ struct PlistCommand: ParsableCommand {
         do {
             let value = try PlistParser(limits: limits, duplicateKeys: duplicateKeys).parse(bytes)
             guard !quiet else { return }
-            var output: [UInt8]
+            var output = Output(limits: limits, inputBytes: bytes.count)
             switch format {
             case .json:
-                output = JSONWriter(style: compact ? .compact : .pretty).bytes(Self.json(value))
-                output.append(UInt8(ascii: "\n"))
+                try JSONWriter(style: compact ? .compact : .pretty).write(Self.json(value)) { chunk in try output.flush(&chunk) }
+                var end: [UInt8] = [UInt8(ascii: "\n")]
+                try output.flush(&end)
             case .xml:
-                output = try PlistWriter.xml(value)
+                try PlistWriter.writeXML(value) { chunk in try output.flush(&chunk) }
             }
-            FileHandle.standardOutput.write(Data(output))
+        } catch let failure as Output.WriteFailed {
+            throw Output.failed(failure)
         } catch {
             reporter.report(error)
             throw VetExit.invalidData

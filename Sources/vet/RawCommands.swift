@@ -51,7 +51,7 @@ struct GateOptions: ParsableArguments {
                 let ring = try TrustedKeys(fileText: text)
                 for id in ring.keyIDs { if let key = ring[id] { try keys.insert(key) } }
             } catch {
-                throw ValidationError("the key file \(path): \(error.message)")
+                throw ValidationError("the key file \(Diagnostics.displayName(of: path)): \(error.message)")
             }
         }
         return keys
@@ -64,7 +64,7 @@ struct GateOptions: ParsableArguments {
             if bytes.starts(with: Array("VSIG".utf8)) { return try DetachedSignature(parsing: bytes) }
             return try DetachedSignature(base64: String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         } catch {
-            throw ValidationError("the signature file \(path): \(error.message)")
+            throw ValidationError("the signature file \(Diagnostics.displayName(of: path)): \(error.message)")
         }
     }
 }
@@ -136,7 +136,7 @@ struct DigestCommand: ParsableCommand {
                 }
                 print("\(name): OK")
             } else {
-                print("\(base64 ? Data(digest).base64EncodedString() : Hex.encode(digest))  \(file)")
+                print("\(base64 ? Data(digest).base64EncodedString() : Hex.encode(digest))  \(name)")
             }
         }
     }
@@ -229,7 +229,7 @@ struct SignCommand: ParsableCommand {
         do {
             signingKey = try SigningKey(fileText: String(decoding: try InputReader.auxiliary(key, what: "key"), as: UTF8.self))
         } catch let error as VettedError {
-            throw ValidationError("the key file \(key): \(error.message)")
+            throw ValidationError("the key file \(Diagnostics.displayName(of: key)): \(error.message)")
         }
         let diagnostics = Diagnostics(input: file, format: .text, quiet: false)
         let payload = try InputReader.admit(file, policy: GatePolicy(maxBytes: maxBytes), diagnostics: diagnostics).bytes
@@ -242,10 +242,10 @@ struct SignCommand: ParsableCommand {
         }
         let destination = output ?? (file == "-" ? "-" : file + (envelope ? ".envelope" : ".sig"))
         if destination == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
+            do { try Output.write(bytes) } catch { throw Output.failed(error) }
         } else {
             try Data(bytes).write(to: URL(fileURLWithPath: destination), options: .atomic)
-            print("signed with key \(signingKey.keyID) (\(signingKey.algorithm)): \(destination)")
+            print("signed with key \(signingKey.keyID) (\(signingKey.algorithm)): \(Diagnostics.displayName(of: destination))")
         }
     }
 }
@@ -289,13 +289,13 @@ struct VerifyCommand: ParsableCommand {
             file, policy: GatePolicy(maxBytes: maxBytes, signature: signaturePolicy), diagnostics: diagnostics)
         if let extract {
             if extract == "-" {
-                FileHandle.standardOutput.write(Data(verified.bytes))
+                do { try Output.write(verified.bytes) } catch { throw Output.failed(error) }
                 return
             }
             try Data(verified.bytes).write(to: URL(fileURLWithPath: extract), options: .atomic)
         }
         let signer = verified.report.signedBy.map(\.rawValue) ?? "?"
-        let message = "\(file): verified, signed by key \(signer), \(verified.bytes.count) bytes\n"
-        FileHandle.standardError.write(Data(message.utf8))
+        let message = "\(Diagnostics.displayName(of: file)): verified, signed by key \(Excerpt.escape(signer, quotes: false)), \(verified.bytes.count) bytes\n"
+        try? FileHandle.standardError.write(contentsOf: Array(message.utf8))
     }
 }

@@ -9,7 +9,7 @@ struct Vet: ParsableCommand {
         commandName: "vet",
         abstract: "Check untrusted data before you use it.",
         discussion: """
-            Exit codes: \(VetExit.valid.rawValue) valid, \(VetExit.invalidData.rawValue) invalid data, \(VetExit.usage.rawValue) usage error, \(VetExit.unreadable.rawValue) unreadable input.
+            Exit codes: \(VetExit.valid.rawValue) valid, \(VetExit.invalidData.rawValue) invalid data, \(VetExit.usage.rawValue) usage error, \(VetExit.unreadable.rawValue) unreadable input or unwritable output.
             """,
         version: version,
         subcommands: [
@@ -17,6 +17,11 @@ struct Vet: ParsableCommand {
             VerifyHTTPCommand.self,
         ]
     )
+
+    static func main() {
+        Output.ignoreBrokenPipes()
+        main(nil)
+    }
 }
 
 /// The exit codes of every `vet` command, by name.
@@ -29,4 +34,6 @@ enum VetExit {
     static let usage = ExitCode.validationFailure
     /// The input could not be read (missing, not a regular file, over a limit before reading).
     static let unreadable = ExitCode(74)
+    /// The output could not be written (a full disk, a closed descriptor): 74 too, EX_IOERR.
+    static let outputFailed = ExitCode(74)
 }

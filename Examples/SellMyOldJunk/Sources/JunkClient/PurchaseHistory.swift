@@ -2,6 +2,12 @@ public import Foundation
 public import JunkModel
 import Vetted
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The offline purchase history: one file per purchase in a folder.
 ///
 /// A file is `JUNKPUR1` (8 bytes), the SHA-256 of the archive (32 bytes),
@@ -16,7 +22,16 @@ import Vetted
 /// purchase date not before the launch nor in the future (primitive). A bad
 /// file is moved to `quarantine/` beside the folder; the rest still load.
 /// The checksum finds corruption, not an attacker (who can recompute it): the
-/// secure unarchiver is what stands against a crafted file.
+/// secure unarchiver is what stands against a crafted file. Its cost is bounded
+/// by the file cap and `Limits` (shared references count each time they are
+/// used), and an archive holding a key `Purchase` or `Listing` never reads is
+/// corrupt, not a purchase with something riding along.
+///
+/// Readers and writers may run at once, in any number of processes: a reader
+/// removes only temporary files older than ``abandonedWriteAge`` (a write takes
+/// milliseconds, so such a file is one whose writer died), never a write in
+/// progress. A file the process may not read (permissions) is reported in
+/// ``Loaded/unreadable`` and left where it is: it is not known to be bad.
 public struct PurchaseHistory: Sendable {
     public let folder: URL
     public var quarantine: URL { folder.deletingLastPathComponent().appendingPathComponent("quarantine") }
@@ -25,6 +40,8 @@ public struct PurchaseHistory: Sendable {
     public static let fileExtension = "purchase"
     /// Largest history file read.
     public static let maximumFileBytes = 256 * 1024
+    /// How old a temporary file must be before a reader takes it for an abandoned write and removes it.
+    public static let abandonedWriteAge: TimeInterval = 15 * 60
     /// Clock skew tolerated for a purchase date "now".
     public static let allowedClockSkew: TimeInterval = 300
 
@@ -66,13 +83,25 @@ public struct PurchaseHistory: Sendable {
         magic + DigestAlgorithm.sha256.digest(of: archive) + archive
     }
 
+    /// A save that failed, with the system's reason (no space, no inodes, no permission).
+    public struct SaveFailed: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String {
+            "cannot save the purchase to \(Excerpt.escape(path, maximumBytes: 1_024, quotes: false)): \(reason)"
+        }
+    }
+
     private func writeDurably(_ bytes: [UInt8], temporary: URL, final: URL) throws {
         let files = FileManager.default
-        guard files.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        // open(2) rather than FileManager.createFile, which says only "failed" (errno is the why).
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw SaveFailed(path: temporary.path, reason: SystemErrorText.describe(code))
         }
         do {
-            let handle = try FileHandle(forWritingTo: temporary)
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             try handle.write(contentsOf: bytes)
             try handle.synchronize()  // fsync: the bytes are on disk before the name is
@@ -104,7 +133,10 @@ public struct PurchaseHistory: Sendable {
         /// Oldest first.
         public var entries: [Entry]
         public var quarantined: [Quarantined]
-        /// Temporary files of writes that never completed (a crash); removed, never read.
+        /// Files this process may not read (permissions): reported, left in place.
+        public var unreadable: [String] = []
+        /// Temporary files of writes that never completed (a crash), older than
+        /// ``PurchaseHistory/abandonedWriteAge``; removed, never read.
         public var incompleteWritesRemoved: Int
     }
 
@@ -118,14 +150,24 @@ public struct PurchaseHistory: Sendable {
             if name.hasPrefix("."), name.hasSuffix(".tmp") {
                 // Only a regular file is a write this store left unfinished: anything else
                 // named like one (a folder, a link) is not ours to delete, let alone recursively.
-                let type = (try? files.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
-                if type == .typeRegular {
+                // A younger one may be another process's write in progress: never touched.
+                let attributes = try? files.attributesOfItem(atPath: url.path)
+                let type = attributes?[.type] as? FileAttributeType
+                let modified = attributes?[.modificationDate] as? Date ?? now
+                if type == .typeRegular, now.timeIntervalSince(modified) > Self.abandonedWriteAge {
                     try? files.removeItem(at: url)
                     loaded.incompleteWritesRemoved += 1
                 }
                 continue
             }
             guard name.hasSuffix("." + Self.fileExtension) else { continue }
+            // Permissions say nothing of the contents: report the file, leave it.
+            if (try? files.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular,
+                !files.isReadableFile(atPath: url.path)
+            {
+                loaded.unreadable.append(name)
+                continue
+            }
             switch Self.read(url, now: now) {
             case .success(let purchase):
                 loaded.entries.append(Entry(file: name, purchase: purchase))
@@ -157,7 +199,10 @@ public struct PurchaseHistory: Sendable {
         }
         let purchase: Purchase
         do {
-            guard let decoded = try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: Data(archive)) else {
+            // Every key of a purchase and its listing is known: one never read is corrupt, not ignored.
+            let unarchiver = try KeyedUnarchiver(forReadingFrom: archive)
+            unarchiver.rejectsUnreadKeys = true
+            guard let decoded = try unarchiver.finish(unarchiver.decodeObject(of: Purchase.self, forKey: KeyedUnarchiver.rootKey)) else {
                 return fail(.structured, "decodingFailed", "the archive's root is not a purchase")
             }
             purchase = decoded

@@ -144,8 +144,11 @@ extension Junk {
                 print(terminal.red("quarantined \(terminal.shown(bad.file))") + (bad.movedTo.map { " → \(terminal.shown($0.path))" } ?? ""))
                 print(terminal.problems(bad.problems))
             }
+            for name in loaded.unreadable {
+                print(terminal.red("unreadable \(terminal.shown(name))") + " (permissions; left in place)")
+            }
             if loaded.incompleteWritesRemoved > 0 { print(terminal.dim("removed \(loaded.incompleteWritesRemoved) incomplete writes")) }
-            if !loaded.quarantined.isEmpty { throw ExitCode(1) }
+            if !loaded.quarantined.isEmpty || !loaded.unreadable.isEmpty { throw ExitCode(1) }
         }
     }
 
