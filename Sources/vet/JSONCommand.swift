@@ -105,11 +105,16 @@ struct LimitOptions: ParsableArguments {
     var maxValues = Limits.default.maxValues
     @Option(help: "Longest number literal in bytes.")
     var maxNumberLength = Limits.default.maxNumberLength
+    @Option(help: "Most that the input may expand into (values read, output written), as a multiple of its size …")
+    var maxAmplification = Limits.default.maxAmplification
+    @Option(help: "… once past this many bytes.")
+    var amplificationThreshold = Limits.default.amplificationThreshold
 
     func validate() throws {
         for (name, value) in [
             ("--max-bytes", maxBytes), ("--max-depth", maxDepth), ("--max-string-bytes", maxStringBytes),
             ("--max-members", maxMembers), ("--max-values", maxValues), ("--max-number-length", maxNumberLength),
+            ("--max-amplification", maxAmplification), ("--amplification-threshold", amplificationThreshold),
         ] where value < 0 {
             throw ValidationError("\(name) must not be negative")
         }
@@ -118,6 +123,7 @@ struct LimitOptions: ParsableArguments {
     var limits: Limits {
         Limits(
             maxInputBytes: maxBytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes,
-            maxMembers: maxMembers, maxValues: maxValues, maxNumberLength: maxNumberLength)
+            maxMembers: maxMembers, maxValues: maxValues, maxNumberLength: maxNumberLength,
+            maxAmplification: maxAmplification, amplificationThreshold: amplificationThreshold)
     }
 }

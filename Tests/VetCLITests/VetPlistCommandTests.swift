@@ -76,3 +76,94 @@ import Vetted
         #expect(try JSONParser().parse(first.stdout) == ["a": 1])
     }
 }
+
+/// What `vet` prints is bounded and escaped, and a failed write is an exit, not a trap.
+@Suite(.serialized) struct VetOutputTests {
+    /// Forty arrays each holding the next twice: 2^40 values in a few hundred bytes.
+    static let exponential: [UInt8] = {
+        var objects: [[UInt8]] = (0..<40).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
+        objects.append([0x09])
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
+        let table = bytes.count
+        bytes += offsets.map { UInt8($0) }
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
+        return bytes + [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(table)
+    }()
+
+    @Test func anExpandingPlistIsRefusedWhereverItIsPrinted() throws {
+        for format in ["json", "xml"] {
+            let result = try Vet.run(["plist", "--format", format, "--diagnostics", "json", "-"], stdin: Self.exponential)
+            #expect(result.status == 1, "\(format)")
+            #expect(try JSONParser().parse(result.stdout)["error"]?["code"] == "amplificationLimitExceeded", "\(format)")
+        }
+    }
+
+    /// Output is written as it is made; past the input's allowance it stops with a diagnostic.
+    @Test func prettyOutputPastTheAllowanceIsRefused() throws {
+        // 500 levels of nesting: each line carries its level's indentation (about 250 KB printed from 1 KB).
+        let depth = 500
+        let document = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        let printed = try Vet.run(["json", "-"], stdin: document)
+        #expect(printed.status == 0)
+        #expect(try JSONParser().parse(printed.stdout) == JSONParser().parse(document))
+        let limited = ["--max-amplification", "10", "--amplification-threshold", "0"]
+        let refused = try Vet.run(["json", "-"] + limited, stdin: document)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("<stdin>: error: the output would be larger than 10000 bytes"))
+        #expect(refused.stderr.hasSuffix("[amplificationLimitExceeded]\n"))
+        #expect(refused.stdout.utf8.count <= 10_000)
+    }
+
+    /// `vet json file > /dev/full`: a message and exit 74, not a trap.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func aFailedWriteIsExitSeventyFour() throws {
+        let file = try Vet.temporaryFile(Array(#"{"a": [1, 2, 3]}"#.utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for arguments in [["json", file], ["plist", "--format", "xml", "-"], ["plist", "-"]] {
+            let process = Process()
+            process.executableURL = Vet.executable
+            process.arguments = arguments
+            let input = Pipe()
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            process.standardError = errors
+            try process.run()
+            try input.fileHandleForWriting.write(contentsOf: PlistWriter.binary(VetPlistCommandTests.sample))
+            try input.fileHandleForWriting.close()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit, "\(arguments)")
+            #expect(process.terminationStatus == 74, "\(arguments)")
+            #expect(stderr == "vet: cannot write the output: no space left on device (errno 28)\n", "\(arguments)")
+        }
+    }
+
+    /// File names are input too: controls, bidi overrides and newlines are escaped in text diagnostics.
+    @Test func fileNamesAreEscapedInText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vet-names-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = "x\u{1B}[2J\u{202E}gpj.json\nfake: error"
+        let path = folder.appendingPathComponent(name).path
+        try Data("[1,]".utf8).write(to: URL(fileURLWithPath: path))
+        let escaped = folder.path + "/x\\u{1B}[2J\\u{202E}gpj.json\\nfake: error"
+        let invalid = try Vet.run(["json", path])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.hasPrefix(escaped + ":1:3: error: "))
+        let missing = try Vet.run(["plist", path + "\u{7}"])
+        #expect(missing.status == 74)
+        #expect(missing.stderr == "vet: cannot read \(escaped)\\u{7}: no such file, or it cannot be accessed\n")
+        let digest = try Vet.run(["digest", path])
+        #expect(digest.status == 0)
+        #expect(digest.stdout.hasSuffix("  \(escaped)\n"))
+        for result in [invalid, missing, digest] {
+            #expect(!(result.stdout + result.stderr).unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{7}" })
+        }
+    }
+}

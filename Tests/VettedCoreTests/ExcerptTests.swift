@@ -82,4 +82,18 @@ import VettedCore
         #expect(Limits(maxDepth: .max).effectiveMaxDepth == Limits.depthCeiling)
         #expect(Limits(maxDepth: -3).effectiveMaxDepth == 0)
     }
+
+    /// A long string is escaped only as far as the cut: the result is that of escaping it whole.
+    @Test func escapingReadsOnlyWhatItCanShow() {
+        let long = String(repeating: "a", count: 5_000_000)
+        #expect(Excerpt.escape(long, maximumBytes: 120) == String(repeating: "a", count: 117) + "…")
+        for length in 0...130 {
+            for unit in ["a", "é", "\u{1B}", "😀"] {
+                let text = String(repeating: unit, count: length)
+                let whole = Excerpt.escape(text, maximumBytes: .max)
+                let cut = Excerpt.escape(text, maximumBytes: 40)
+                #expect(whole.utf8.count <= 40 ? cut == whole : cut.hasSuffix("…") && whole.hasPrefix(String(cut.dropLast())), "\(length) × \(unit)")
+            }
+        }
+    }
 }

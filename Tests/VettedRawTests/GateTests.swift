@@ -293,3 +293,11 @@ final class Counter: @unchecked Sendable {
         }
     }
 }
+
+@Suite struct SystemErrorTextTests {
+    @Test func namesTheErrorsAWriteMeets() {
+        #expect(SystemErrorText.describe(28) == "no space left on device (errno 28)")
+        #expect(SystemErrorText.describe(13) == "permission denied (errno 13)")
+        #expect(SystemErrorText.describe(-7) == "errno -7")
+    }
+}
