@@ -2,6 +2,11 @@
 # Builds a libFuzzer target with address sanitizer and runs it.
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
 # Targets: json, bplist, xmlplist, decode, plistdecode, archive, generated, raw. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+# Amplification is a finding, not a slow pass: inputs are at most 8 KiB, so under the default
+# Limits nothing may expand past the 8 MiB amplification threshold (Limits.amplificationThreshold).
+# One allocation over 128 MiB (16× that), an input taking over 3 s (an ASan build decodes an
+# 8 KiB input in milliseconds) or a process over 2 GiB (ASan's own shadow and quarantine
+# included) stops the run with a reproducer.
 set -euo pipefail
 
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
@@ -19,7 +24,7 @@ run() {
   shift
   echo "fuzzing $target for $seconds s"
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$binary" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+    -max_total_time="$seconds" -timeout=3 -rss_limit_mb=2048 -malloc_limit_mb=128 -max_len=8192 -print_final_stats=1 \
     -artifact_prefix="$root/Fuzz/artifacts/$target-" "$@"
 }
 

@@ -28,6 +28,53 @@ import VettedTestSupport
         #expect(try decoder.decode(Score.self, from: Data(#"{"points": 3, "points": 4}"#.utf8)) == Score(points: 4))
     }
 
+    struct Stamp: Codable, Equatable {
+        var createdAt: Date
+        var blob: Data
+        var ratio: Double
+    }
+
+    /// Every strategy set through the `JSONDecoder` face is Vetted's: set on the Vetted decoder, read back from it, used.
+    @Test func strategiesSetThroughTheJSONDecoderFaceAreVettedsOwn() throws {
+        let vetted = VettedJSONDecoder()
+        let decoder = vetted.asJSONDecoder
+        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dataDecodingStrategy = .custom { decoder in Data(try decoder.singleValueContainer().decode(String.self).utf8) }
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        let key = try #require(CodingUserInfoKey(rawValue: "tenant"))
+        decoder.userInfo = [key: "shop"]
+        guard case .secondsSince1970 = vetted.dateDecodingStrategy, case .convertFromSnakeCase = vetted.keyDecodingStrategy,
+            case .custom = vetted.dataDecodingStrategy, case .convertFromString("+inf", "-inf", "nan") = vetted.nonConformingFloatDecodingStrategy
+        else {
+            Issue.record("a strategy set through the JSONDecoder face did not reach the Vetted decoder")
+            return
+        }
+        #expect(vetted.userInfo[key] as? String == "shop")
+        guard case .secondsSince1970 = decoder.dateDecodingStrategy, case .convertFromSnakeCase = decoder.keyDecodingStrategy else {
+            Issue.record("the JSONDecoder face does not read back the Vetted decoder's strategies")
+            return
+        }
+        let stamp = try decoder.decode(Stamp.self, from: Data(#"{"created_at": 86400, "blob": "hi", "ratio": "+inf"}"#.utf8))
+        #expect(stamp == Stamp(createdAt: Date(timeIntervalSince1970: 86_400), blob: Data("hi".utf8), ratio: .infinity))
+        // Duplicate keys are still refused: it is still Vetted decoding.
+        #expect(throws: DecodingError.self) { try decoder.decode(Stamp.self, from: Data(#"{"created_at": 1, "created_at": 2, "blob": "", "ratio": 1}"#.utf8)) }
+    }
+
+    /// A setting Vetted does not have is refused loudly: every decode through that face throws until it is unset.
+    @Test func settingsVettedDoesNotHaveAreRefusedLoudly() throws {
+        let decoder = VettedJSONDecoder().asJSONDecoder
+        let input = Data(#"{"points": 3}"#.utf8)
+        for setting in ["allowsJSON5", "assumesTopLevelDictionary"] {
+            if setting == "allowsJSON5" { decoder.allowsJSON5 = true } else { decoder.assumesTopLevelDictionary = true }
+            let error = #expect(throws: VettedError.self) { try decoder.decode(Score.self, from: input) }
+            #expect(error?.code == .unsupportedOption)
+            #expect(error?.message.hasPrefix("\(setting) was set on a Vetted decoder's JSONDecoder face") == true)
+            if setting == "allowsJSON5" { decoder.allowsJSON5 = false } else { decoder.assumesTopLevelDictionary = false }
+            #expect(try decoder.decode(Score.self, from: input) == Score(points: 3))
+        }
+    }
+
     /// One decoder shared by tasks that decode while others change its options
     /// (CI runs this under ThreadSanitizer: no data race).
     @Test func oneDecoderSharedByTasks() async throws {
