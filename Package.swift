@@ -70,6 +70,8 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
+                // LinearPattern: a literal `.pattern("…")` is compiled at build time, so one that does not compile is a compile error.
+                "VettedRules",
             ],
             swiftSettings: strictSettings),
         // `@Vetted` / `@Check` and what their expansions call. No core product depends on it.

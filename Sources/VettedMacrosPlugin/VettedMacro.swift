@@ -3,6 +3,9 @@ public import SwiftSyntax
 import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 import SwiftParser
+// The pattern compiler itself, to refuse a literal pattern that does not compile at build time.
+import VettedCore
+import VettedRules
 
 /// `@Vetted`: reads the `@Check` attributes of a struct's (or final class's)
 /// stored properties and its `CodingKeys`, and writes the type's `VettedModel`
@@ -37,19 +40,20 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                         expression.hasPrefix(".")
                         ? "VettedRules.Rule<\(property.valueType)>\(expression)"
                         : "(\(expression)) as VettedRules.Rule<\(property.valueType)>"
-                    rules.append("VettedRules.Field(\(literal(property.key)), \(typed))")
+                    rules.append("VettedRules.Field(\(property.keyExpression), \(typed))")
                 case .relation(let kind, let otherKey, let other):
+                    let otherKey = model.keyExpression(name: other, key: otherKey)
                     let type = "VettedMacros.__vettedRelationType(\\\(model.name).\(property.name), \\\(model.name).\(other))"
                     switch kind {
                     case .notBefore:
-                        rules.append("VettedRules.Relation(\(literal(property.key)), after: \(literal(otherKey)), as: \(type))")
+                        rules.append("VettedRules.Relation(\(property.keyExpression), after: \(otherKey), as: \(type))")
                     case .notAfter:
-                        rules.append("VettedMacros.__vettedRelationNotAfter(\(literal(property.key)), \(literal(otherKey)), as: \(type))")
+                        rules.append("VettedMacros.__vettedRelationNotAfter(\(property.keyExpression), \(otherKey), as: \(type))")
                     }
                 }
             }
         }
-        let visits = model.coded.map { "    visitor.visit(self.\($0.name), key: \(literal($0.key)))" }
+        let visits = model.coded.map { "    visitor.visit(self.\($0.name), key: \($0.keyExpression))" }
         let validation: DeclSyntax = """
             \(raw: access)static let validation = VettedRules.Validation<\(raw: model.name)> {
             \(raw: rules.map { "    " + $0 }.joined(separator: "\n"))
@@ -141,7 +145,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         let conformance: DeclSyntax = "extension \(type.trimmed): VettedMacros.VettedModel {}"
         guard let ext = conformance.as(ExtensionDeclSyntax.self) else { return [] }
         guard model.keepsInitFromDecoder == nil else { return [ext] }
-        let names = model.coded.map { literal($0.key) }.joined(separator: ", ")
+        let names = model.coded.map(\.keyExpression).joined(separator: ", ")
         let assignments = model.coded.enumerated().map { index, property in
             "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : property.isArray ? "decodeArray" : "decode")(\(index))"
         }
@@ -332,6 +336,10 @@ struct Model {
     struct Property {
         let name: String
         let key: String
+        /// The key as generated code spells it: a string literal, or `CodingKeys.name.stringValue`
+        /// when the type is Codable and declares no CodingKeys in its body (they may be declared
+        /// in an extension, which the macro cannot see; synthesized ones give the name itself).
+        var keyExpression = ""
         /// The declared type, optional unwrapped: the type of the property's rules.
         let valueType: String
         /// Declared `T?`, `T!` or `Optional<T>`: synthesized decoding uses `decodeIfPresent`.
@@ -349,6 +357,14 @@ struct Model {
         case field(String)
         case relation(RelationKind, otherKey: String, property: String)
     }
+
+    /// How generated code spells the key of property `name` whose key the macro reads as `key`.
+    func keyExpression(name: String, key: String) -> String {
+        keysFromCodingKeys ? "CodingKeys.`\(name)`.stringValue" : VettedMacro.literal(key)
+    }
+
+    /// Whether keys are spelled through `CodingKeys` (see ``Property/keyExpression``).
+    var keysFromCodingKeys = false
 
     let name: String
     let access: String?
@@ -430,7 +446,20 @@ struct Model {
             codingKeys = cases
         }
 
+        // Keys through CodingKeys when the type is Codable and its body declares none: they may sit in
+        // an extension of the same file, which a macro cannot see but the compiler's synthesis uses.
+        let inherited = declaration.inheritanceClause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
+        // (Not with an init(from:) of its own: nothing is synthesized then, CodingKeys included.)
+        let ownDecoder = declaration.memberBlock.members.contains { member in
+            member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters.first?.firstName.text == "from"
+        }
+        keysFromCodingKeys =
+            codingKeys == nil && !ownDecoder
+            && inherited.contains { ["Codable", "Decodable", "Swift.Codable", "Swift.Decodable"].contains($0) }
+
         var failed = false
+        /// Relations, checked once every property is known: the other side must be a coded, stored property.
+        var relations: [(other: String, node: KeyPathExprSyntax)] = []
         for member in declaration.memberBlock.members {
             if let initializer = member.decl.as(InitializerDeclSyntax.self),
                 initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
@@ -444,6 +473,12 @@ struct Model {
                 keepsInitFromDecoder = "a lazy or wrapped property"
             }
             let checks = Self.checkAttributes(variable.attributes)
+            if !checks.isEmpty, let reason = Self.lazyOrWrapped(variable) {
+                let name = variable.bindings.first?.pattern.trimmedDescription.replacingBackticks() ?? "?"
+                context.diagnose(Diagnostic(node: checks[0], message: VettedDiagnostic.lazyOrWrapped(name, reason)))
+                failed = true
+                continue
+            }
             let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             if !checks.isEmpty && variable.bindings.count != 1 {
@@ -472,7 +507,9 @@ struct Model {
                 let elementType = binding.typeAnnotation.flatMap { Self.arrayElement($0.type) }?.trimmedDescription ?? ""
                 if let key, isStored {
                     coded.append(
-                        Property(name: propertyName, key: key, valueType: valueType, isOptional: isOptional, isArray: isArray && !elementType.isEmpty, elementType: elementType))
+                        Property(
+                            name: propertyName, key: key, keyExpression: keyExpression(name: propertyName, key: key), valueType: valueType,
+                            isOptional: isOptional, isArray: isArray && !elementType.isEmpty, elementType: elementType))
                     if binding.typeAnnotation == nil { keepsInitFromDecoder = "a property without a written type" }
                 }
                 guard !checks.isEmpty else { continue }
@@ -493,7 +530,7 @@ struct Model {
                     failed = true
                     continue
                 }
-                var property = Property(name: propertyName, key: key, valueType: valueType)
+                var property = Property(name: propertyName, key: key, keyExpression: keyExpression(name: propertyName, key: key), valueType: valueType)
                 for check in checks {
                     guard case .argumentList(let arguments) = check.arguments, !arguments.isEmpty else {
                         context.diagnose(Diagnostic(node: check, message: VettedDiagnostic.noRules))
@@ -514,13 +551,23 @@ struct Model {
                                 continue
                             }
                             property.rules.append(.relation(relation.kind, otherKey: otherKey, property: other))
+                            relations.append((other, relation.keyPath))
                         } else {
+                            if let problem = Self.literalProblem(in: argument.expression) {
+                                context.diagnose(Diagnostic(node: problem.node, message: problem.message))
+                                failed = true
+                                continue
+                            }
                             property.rules.append(.field(argument.expression.trimmedDescription))
                         }
                     }
                 }
                 checked.append(property)
             }
+        }
+        for relation in relations where !coded.contains(where: { $0.name == relation.other }) {
+            context.diagnose(Diagnostic(node: relation.node, message: VettedDiagnostic.relationToUncoded(relation.other)))
+            failed = true
         }
         if failed { return nil }
         if let codingKeys {
@@ -536,6 +583,67 @@ struct Model {
         case .accessors(let accessors):
             return accessors.contains { [.keyword(.get), .keyword(._read), .keyword(.unsafeAddress)].contains($0.accessorSpecifier.tokenKind) }
         }
+    }
+
+    /// Why a property's value is not what decoding stores (`lazy`, a property wrapper), or nil.
+    static func lazyOrWrapped(_ variable: VariableDeclSyntax) -> String? {
+        if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) { return "lazy" }
+        for element in variable.attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            let name = attribute.attributeName.trimmedDescription
+            guard name != "Check", name != "VettedMacros.Check", let first = name.split(separator: ".").last?.first, first.isUppercase else { continue }
+            return "wrapped by @\(name)"
+        }
+        return nil
+    }
+
+    /// A literal the compiler accepts but that cannot work: a range whose bounds are both number
+    /// literals and inverted (`5...1` traps when it is built), or a `.pattern("…")` that does not compile.
+    static func literalProblem(in expression: ExprSyntax) -> (node: Syntax, message: VettedDiagnostic)? {
+        // Every node of the argument, iteratively (an attribute's argument is small, but never recurse on syntax).
+        var pending = [Syntax(expression)]
+        while let node = pending.popLast() {
+            pending.append(contentsOf: node.children(viewMode: .sourceAccurate))
+            if let sequence = node.as(SequenceExprSyntax.self), sequence.elements.count == 3 {
+                let elements = Array(sequence.elements)
+                guard let operatorToken = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
+                    operatorToken == "..." || operatorToken == "..<",
+                    let lower = numberLiteral(elements[0]), let upper = numberLiteral(elements[2])
+                else { continue }
+                if lower > upper {
+                    return (Syntax(sequence), .invertedRange(sequence.trimmedDescription))
+                }
+            }
+            if let call = node.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                member.declName.baseName.text == "pattern", let first = call.arguments.first, first.label == nil,
+                let literal = first.expression.as(StringLiteralExprSyntax.self), let source = literal.representedLiteralValue
+            {
+                do {
+                    _ = try LinearPattern(source)
+                } catch {
+                    return (Syntax(literal), .invalidPattern(source, error.message))
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `12`, `-3`, `1.5`, `1_000` as a number; nil for anything else.
+    static func numberLiteral(_ expression: ExprSyntax) -> Double? {
+        var text = expression.trimmedDescription
+        var sign = 1.0
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            sign = -1
+            text = prefix.expression.trimmedDescription
+            guard prefix.expression.is(IntegerLiteralExprSyntax.self) || prefix.expression.is(FloatLiteralExprSyntax.self) else { return nil }
+        } else {
+            guard expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self) else { return nil }
+        }
+        text.removeAll { $0 == "_" }
+        if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return sign * Double(value) }
+        if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return sign * Double(value) }
+        if text.hasPrefix("0b"), let value = Int(text.dropFirst(2), radix: 2) { return sign * Double(value) }
+        return Double(text).map { sign * $0 }
     }
 
     /// `[T]` and `Array<T>` → `T`.
@@ -613,6 +721,10 @@ enum VettedDiagnostic: DiagnosticMessage {
     case checkOutsideVetted
     case enumRawType
     case enumOwnDecoder
+    case lazyOrWrapped(String, String)
+    case invertedRange(String)
+    case invalidPattern(String, String)
+    case relationToUncoded(String)
 
     var message: String {
         switch self {
@@ -633,6 +745,13 @@ enum VettedDiagnostic: DiagnosticMessage {
         case .relationKeyPath: "a relation names another property of this type by key path: \\Type.property"
         case .checkNotOnProperty: "@Check applies to a stored property"
         case .checkOutsideVetted: "@Check is read only by @Vetted: mark the enclosing type @Vetted, or these rules never run"
+        case .lazyOrWrapped(let name, let reason):
+            "@Check on '\(name)', which is \(reason): what decoding stores is not the property's value, so its rules cannot run on it"
+        case .invertedRange(let range): "the range \(range) has its lower bound above its upper bound: it traps when it is built"
+        case .invalidPattern(let source, let why):
+            "the pattern \"\(source)\" does not compile (\(why)): every value would fail, read as bad data"
+        case .relationToUncoded(let name):
+            "a relation to '\(name)', which is not a coded stored property: its value is never decoded, so the relation could never run"
         }
     }
 
@@ -653,6 +772,10 @@ enum VettedDiagnostic: DiagnosticMessage {
         case .checkOutsideVetted: id = "checkOutsideVetted"
         case .enumRawType: id = "enumRawType"
         case .enumOwnDecoder: id = "enumOwnDecoder"
+        case .lazyOrWrapped: id = "lazyOrWrapped"
+        case .invertedRange: id = "invertedRange"
+        case .invalidPattern: id = "invalidPattern"
+        case .relationToUncoded: id = "relationToUncoded"
         }
         return MessageID(domain: "VettedMacros", id: id)
     }

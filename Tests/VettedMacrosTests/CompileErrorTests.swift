@@ -64,10 +64,17 @@ extension CompileErrorTests {
                 == ["cannot convert value of type 'KeyPath<T, Date>' to expected argument type 'KeyPath<T, Int>'"])
     }
 
-    @Test func aRelationToAPropertyThatDoesNotExistDoesNotCompile() throws {
+    @Test func aRelationToAPropertyThatIsNotDecodedDoesNotCompile() throws {
         #expect(
             try Self.errors("@Vetted struct T: Decodable { var created: Date; @Check(.notBefore(\\T.creatd)) var updated: Date }")
-                == ["value of type 'T' has no member 'creatd'", "value of type 'T' has no member 'creatd'"])
+                == [
+                    "a relation to 'creatd', which is not a coded stored property: its value is never decoded, so the relation could never run (from macro 'Vetted ')",
+                    "value of type 'T' has no member 'creatd'",
+                ])
+        // One to a computed property compiled, and validate() then passed with the relation broken.
+        #expect(
+            try Self.errors("@Vetted struct T: Decodable { var stamp: Date; var created: Date { stamp }; @Check(.notBefore(\\T.created)) var updated: Date }")
+                == ["a relation to 'created', which is not a coded stored property: its value is never decoded, so the relation could never run (from macro 'Vetted ')"])
     }
 
     @Test func wellTypedRulesCompile() throws {

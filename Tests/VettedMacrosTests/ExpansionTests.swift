@@ -39,7 +39,11 @@ import VettedMacrosPlugin
         var lines: [String] = []
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
             var text = String(line)
-            for attribute in ["@Vetted ", "@Check(.range(1...5)) ", "@Check(.notBefore(\\T.a.b)) ", "@Check() "] {
+            for attribute in [
+                "@Vetted ", "@Check(.range(1...5)) ", "@Check(.notBefore(\\T.a.b)) ", "@Check() ", "@Check(.range(5...1)) ",
+                "@Check(.range(-1.5 ..< -2)) ", "@Check(.pattern(\"[a-\")) ", "@Check(.count(1...3) && .each(.pattern(\"(a\"))) ",
+                "@Check(.notBefore(\\T.b)) ", "@Check(.length(1...5)) ",
+            ] {
                 text = text.replacingOccurrences(of: attribute, with: "")
             }
             lines.append(text)
@@ -179,7 +183,8 @@ import VettedMacrosPlugin
     }
 
     /// Optionals decode as `decodeIfPresent` and take their wrapped type's rules; a public
-    /// type gets public members; without CodingKeys, keys are the property names; constants
+    /// type gets public members; without CodingKeys in its body, a Decodable type's keys are
+    /// its CodingKeys' (synthesized: the property names; or declared in an extension); constants
     /// with a value and computed properties are not fields.
     @Test func optionalsPublicTypesAndSynthesizedKeys() {
         expand(
@@ -199,12 +204,12 @@ import VettedMacrosPlugin
                 public var doubled: Int { 2 }
 
                 public static let validation = VettedRules.Validation<Item> {
-                    VettedRules.Field("count", VettedRules.Rule<Int>.range(1 ... 5))
+                    VettedRules.Field(CodingKeys.`count`.stringValue, VettedRules.Rule<Int>.range(1 ... 5))
                 }
 
                 public func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
-                    visitor.visit(self.count, key: "count")
-                    visitor.visit(self.note, key: "note")
+                    visitor.visit(self.count, key: CodingKeys.`count`.stringValue)
+                    visitor.visit(self.note, key: CodingKeys.`note`.stringValue)
                 }
 
                 typealias __VettedField0 = Int
@@ -216,7 +221,7 @@ import VettedMacrosPlugin
             }
 
             extension Item: VettedJSON.VettedJSONDecodable, VettedJSON.VettedJSONDirectArray {
-                public static let __vettedFields = VettedRules.VettedFieldTable(["count", "note"])
+                public static let __vettedFields = VettedRules.VettedFieldTable([CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue])
                 public init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
                     self.count = try fields.decodeIfPresent(0)
                     self.note = try fields.decodeIfPresent(1)
@@ -392,12 +397,12 @@ import VettedMacrosPlugin
                 var closes: Double
 
                 static let validation = VettedRules.Validation<Auction> {
-                    VettedMacros.__vettedRelationNotAfter("opens", "closes", as: VettedMacros.__vettedRelationType(\Auction.opens, \Auction.closes))
+                    VettedMacros.__vettedRelationNotAfter(CodingKeys.`opens`.stringValue, CodingKeys.`closes`.stringValue, as: VettedMacros.__vettedRelationType(\Auction.opens, \Auction.closes))
                 }
 
                 func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
-                    visitor.visit(self.opens, key: "opens")
-                    visitor.visit(self.closes, key: "closes")
+                    visitor.visit(self.opens, key: CodingKeys.`opens`.stringValue)
+                    visitor.visit(self.closes, key: CodingKeys.`closes`.stringValue)
                 }
             }
 
@@ -518,5 +523,53 @@ import VettedMacrosPlugin
                 @Check(.range(1...5)) var a: Int
             }
             """, "@Check is read only by @Vetted: mark the enclosing type @Vetted, or these rules never run", line: 2, column: 5)
+    }
+
+    /// Literals the compiler accepts but that cannot work, and properties whose stored value is
+    /// not what decoding reads: refused at compile time, never read as bad data later.
+    @Test func declarationsThatCannotWorkAreRefused() {
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.range(5...1)) var a: Int
+            }
+            """, "the range 5...1 has its lower bound above its upper bound: it traps when it is built", line: 2, column: 19)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.range(-1.5 ..< -2)) var a: Double
+            }
+            """, "the range -1.5 ..< -2 has its lower bound above its upper bound: it traps when it is built", line: 2, column: 19)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.pattern("[a-")) var a: String
+            }
+            """, "the pattern \"[a-\" does not compile (invalid pattern at 3: missing ']'): every value would fail, read as bad data", line: 2, column: 21)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.count(1...3) && .each(.pattern("(a"))) var a: [String]
+            }
+            """, "the pattern \"(a\" does not compile (invalid pattern at 2: missing ')'): every value would fail, read as bad data", line: 2, column: 44)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.length(1...5)) lazy var a: String = "x"
+            }
+            """, "@Check on 'a', which is lazy: what decoding stores is not the property's value, so its rules cannot run on it", line: 2, column: 5)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.length(1...5)) @Trimmed var a: String
+            }
+            """, "@Check on 'a', which is wrapped by @Trimmed: what decoding stores is not the property's value, so its rules cannot run on it", line: 2, column: 5)
+        refuse(
+            """
+            @Vetted struct T: Decodable {
+                @Check(.notBefore(\\T.b)) var a: Int
+                var b: Int { a }
+            }
+            """, "a relation to 'b', which is not a coded stored property: its value is never decoded, so the relation could never run", line: 2, column: 23)
     }
 }
