@@ -62,13 +62,17 @@ struct JSONReader {
         /// One bit per key fingerprint seen: a key whose bit is clear is new,
         /// so most keys skip the scan for an earlier equal key.
         var keyBloom: UInt64 = 0
+        /// Whether a key is not all ASCII: fingerprints are of bytes, so every key is then
+        /// compared as a String with the earlier ones (at most ``linearKeySearchLimit``).
+        var hasNonASCIIKeys = false
     }
 
-    /// Per large object (by frame depth): key bytes → index of its first member.
+    /// Per large object (by frame depth): key → index of its first member.
     /// Kept outside ``Frame`` so that frames stay trivial to copy.
-    /// Keyed by the full decoded key bytes: Swift's seeded hashing resists
-    /// engineered collisions, so a hostile object cannot make lookups quadratic.
-    private var keyIndexes: [Int: [[UInt8]: Int]] = [:]
+    /// Keyed by the decoded key as a String: equal for canonically equivalent
+    /// spellings, and Swift's seeded hashing resists engineered collisions, so a
+    /// hostile object cannot make lookups quadratic.
+    private var keyIndexes: [Int: [String: Int]] = [:]
     /// (frame depth, later member, first member with the same key), for keepFirst/keepLast.
     private var duplicates: [(depth: Int, later: Int, first: Int)] = []
 
@@ -78,6 +82,10 @@ struct JSONReader {
         let end: Int
         /// Escaped or repaired: compare decoded, not raw, bytes.
         let needsDecoding: Bool
+        /// The decoded key as a String when it is not all ASCII: keys are one key when
+        /// their Strings are equal (canonical equivalence, as Swift and Foundation compare
+        /// them), which for non-ASCII keys is not byte equality (`café` and `cafe\u{301}`).
+        let canonical: String?
         /// Length and first eight bytes of the decoded key: equal keys have
         /// equal fingerprints, and for keys up to eight bytes the converse holds.
         let length: Int
@@ -97,6 +105,8 @@ struct JSONReader {
         let end: Int
         let hasEscapes: Bool
         let needsRepair: Bool
+        /// Whether a raw byte is above 0x7F (escapes aside).
+        var nonASCII = false
         var start: Int { quote + 1 }
     }
 
@@ -347,7 +357,8 @@ struct JSONReader {
 
     private mutating func appendToTape(_ kind: JSONTape.Kind, _ token: StringToken) {
         tape.append(
-            kind, first: token.start, flags: token.hasEscapes || token.needsRepair ? JSONTape.needsDecoding : 0,
+            kind, first: token.start,
+            flags: (token.hasEscapes || token.needsRepair ? JSONTape.needsDecoding : 0) | (token.nonASCII ? JSONTape.nonASCII : 0),
             payload: token.end)
     }
 
@@ -357,13 +368,26 @@ struct JSONReader {
         let needsDecoding = token.hasEscapes || token.needsRepair
         guard needsDecoding else {
             return KeyRef(
-                start: token.start, end: token.end, needsDecoding: false, length: token.end - token.start,
+                start: token.start, end: token.end, needsDecoding: false,
+                canonical: token.nonASCII ? scanner.string(token.start..<token.end) : nil, length: token.end - token.start,
                 prefix: scanner.prefixWord(token.start..<token.end))
         }
         let bytes = Self.decodedKeyBytes(scanner, start: token.start, end: token.end, needsDecoding: true)
         var prefix: UInt64 = 0
         for byte in bytes.prefix(8).reversed() { prefix = prefix << 8 | UInt64(byte) }
-        return KeyRef(start: token.start, end: token.end, needsDecoding: true, length: bytes.count, prefix: prefix)
+        let canonical = bytes.contains { $0 >= 0x80 } ? String(decoding: bytes, as: UTF8.self) : nil
+        return KeyRef(start: token.start, end: token.end, needsDecoding: true, canonical: canonical, length: bytes.count, prefix: prefix)
+    }
+
+    /// The decoded key as a String (for the index, and for comparing non-ASCII keys).
+    private static func keyString(_ scanner: ByteScanner, _ key: KeyRef) -> String {
+        key.canonical ?? String(decoding: decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding), as: UTF8.self)
+    }
+
+    /// Whether two keys are one key: equal bytes when both are ASCII, else equal Strings.
+    private static func keysEquivalent(_ scanner: ByteScanner, _ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
+        guard lhs.canonical != nil || rhs.canonical != nil else { return keysEqual(scanner, lhs, rhs) }
+        return keyString(scanner, lhs) == keyString(scanner, rhs)
     }
 
     private static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
@@ -397,12 +421,19 @@ struct JSONReader {
         let index = keyRefs.count - base
         var first: Int?
         if top.isIndexed {
-            let bytes = Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding)
-            first = keyIndexes[level]?[bytes]
-            if first == nil { keyIndexes[level]?[bytes] = index }
+            let name = Self.keyString(scanner, key)
+            first = keyIndexes[level]?[name]
+            if first == nil { keyIndexes[level]?[name] = index }
         } else {
             let bit: UInt64 = 1 << (key.bloomBit & 63)
-            if top.keyBloom & bit != 0 {
+            if key.canonical != nil || top.hasNonASCIIKeys {
+                // Fingerprints are of bytes: compare as Strings with every earlier key (at most 16).
+                top.hasNonASCIIKeys = true
+                for candidate in 0..<index where Self.keysEquivalent(scanner, keyRefs[base + candidate], key) {
+                    first = candidate
+                    break
+                }
+            } else if top.keyBloom & bit != 0 {
                 for candidate in 0..<index where Self.keysEqual(scanner, keyRefs[base + candidate], key) {
                     first = candidate
                     break
@@ -410,14 +441,14 @@ struct JSONReader {
             }
             top.keyBloom |= bit
             if index + 1 > Self.linearKeySearchLimit {
-                var keyIndex: [[UInt8]: Int] = [:]
+                var keyIndex: [String: Int] = [:]
+                keyIndex.reserveCapacity(index + 1)
                 for position in 0..<index {
-                    let other = keyRefs[base + position]
-                    let bytes = Self.decodedKeyBytes(scanner, start: other.start, end: other.end, needsDecoding: other.needsDecoding)
-                    if keyIndex[bytes] == nil { keyIndex[bytes] = position }
+                    let name = Self.keyString(scanner, keyRefs[base + position])
+                    if keyIndex[name] == nil { keyIndex[name] = position }
                 }
-                let bytes = Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding)
-                if keyIndex[bytes] == nil { keyIndex[bytes] = index }
+                let name = Self.keyString(scanner, key)
+                if keyIndex[name] == nil { keyIndex[name] = index }
                 keyIndexes[level] = keyIndex
                 top.isIndexed = true
             }
@@ -427,11 +458,15 @@ struct JSONReader {
         let firstQuote = keyRefs[base + first].start - 1
         switch options.duplicateKeys {
         case .reject:
-            let name = Excerpt.escape(
-                String(decoding: Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding), as: UTF8.self))
+            let later = String(decoding: Self.decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding), as: UTF8.self)
+            let earlier = keyRefs[base + first]
+            let firstSpelling = String(
+                decoding: Self.decodedKeyBytes(scanner, start: earlier.start, end: earlier.end, needsDecoding: earlier.needsDecoding), as: UTF8.self)
+            // Two spellings of one key (canonically equivalent): both named, so neither hides.
+            let spelling = Array(firstSpelling.utf8) == Array(later.utf8) ? "" : " spelled \"\(Excerpt.escape(firstSpelling))\""
             throw error(
                 .duplicateKey, at: quote,
-                "duplicate key \"\(name)\" (first at offset \(firstQuote), again at offset \(quote))",
+                "duplicate key \"\(Excerpt.escape(later))\" (first at offset \(firstQuote)\(spelling), again at offset \(quote))",
                 related: firstQuote)
         case .keepFirst, .keepLast:
             duplicates.append((depth: level, later: index, first: first))
@@ -448,6 +483,7 @@ struct JSONReader {
         scanner.offset += 1
         var hasEscapes = false
         var needsRepair = false
+        var nonASCII = false
         /// Raw bytes minus decoded bytes so far (negative when repairs grow it).
         var shrinkage = 0
         while true {
@@ -466,7 +502,7 @@ struct JSONReader {
                         .stringLengthLimitExceeded, at: quote,
                         "string is \(rawLength - shrinkage) bytes; the limit is \(limits.maxStringBytes)")
                 }
-                return StringToken(quote: quote, end: end, hasEscapes: hasEscapes, needsRepair: needsRepair)
+                return StringToken(quote: quote, end: end, hasEscapes: hasEscapes, needsRepair: needsRepair, nonASCII: nonASCII)
             case UInt8(ascii: "\\"):
                 hasEscapes = true
                 shrinkage += try scanEscape()
@@ -475,6 +511,7 @@ struct JSONReader {
                     .controlCharacterInString, at: scanner.offset,
                     "raw control character U+00\(Excerpt.hex(UInt32(byte), digits: 2)) in string; escape it")
             default:
+                nonASCII = true
                 let length = scanner.utf8SequenceLength(at: scanner.offset)
                 if length > 0 {
                     scanner.offset += length

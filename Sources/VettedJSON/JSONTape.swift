@@ -30,6 +30,9 @@ struct JSONTape {
     static let needsDecoding = 1 << 3
     /// An object with a repeated key (kept under `keepFirst` / `keepLast`).
     static let hasDuplicateKeys = 1 << 4
+    /// A string or key with a raw byte above 0x7F: its spelling may not be the only one
+    /// (canonically equivalent keys compare as Strings, not bytes).
+    static let nonASCII = 1 << 5
 
     var entries: [Entry] = []
     /// Set when a container was closed at an index that is not on the tape (a bug

@@ -60,15 +60,15 @@ extension Rule where Value == String {
     }
 
     /// Matches the pattern `source` entirely (see ``pattern(_:maximumLength:)-(LinearPattern,_)``).
-    /// A source that does not compile is never skipped: every value then fails
-    /// with `invalidPattern`, naming the compile error, so the mistake shows at
-    /// the first decode instead of letting everything through.
+    /// A source that does not compile is a declaration error, never bad data: `@Check`
+    /// refuses a literal one at compile time; otherwise decoding throws `invalidPattern`
+    /// (naming the compile error) in every mode, even inside `Skipping`, and
+    /// ``Validation/checkDeclarations(of:)`` reports it without any value.
     public static func pattern(_ source: String, maximumLength: Int = 1_024) -> Rule {
         do {
             return pattern(try LinearPattern(source), maximumLength: maximumLength)
         } catch {
-            let message = "the rule's pattern does not compile: \(error.message)"
-            return Rule { _ in RuleViolation(.invalidPattern, message) }
+            return Rule(misdeclared: VettedError(code: .invalidPattern, message: "the rule's pattern does not compile: \(error.message)"))
         }
     }
 
@@ -97,12 +97,13 @@ extension Rule where Value: Collection & Sendable {
 
     /// Every element passes `rule`; the first failure is reported at its element (`$.tags[1]`).
     public static func each(_ rule: Rule<Value.Element>) -> Rule {
-        Rule { value in
-            for (index, element) in value.enumerated() {
-                if let violation = rule.check(element) { return violation.inside(.index(index)) }
-            }
-            return nil
-        }
+        Rule(
+            { value in
+                for (index, element) in value.enumerated() {
+                    if let violation = rule.check(element) { return violation.inside(.index(index)) }
+                }
+                return nil
+            }, declarationError: rule.declarationError)
     }
 }
 

@@ -15,10 +15,29 @@ public import VettedCore
 /// ```
 public struct Rule<Value>: Sendable {
     private let body: @Sendable (Value) -> RuleViolation?
+    /// Why the rule cannot work as declared (a pattern that does not compile, a URL
+    /// policy with no hosts), or `nil`. Such a rule fails every value with this
+    /// error's code, which decoders throw as a declaration error in every mode
+    /// (never a value to skip), and ``Validation/checkDeclarations(of:)`` reports
+    /// without any value.
+    public let declarationError: VettedError?
 
     /// A rule from a closure that returns a violation, or `nil` when `value` passes.
     public init(_ body: @escaping @Sendable (Value) -> RuleViolation?) {
         self.body = body
+        declarationError = nil
+    }
+
+    /// A rule that cannot work as declared: every check reports `error`.
+    public init(misdeclared error: VettedError) {
+        body = { _ in RuleViolation(error.code, error.message) }
+        declarationError = error
+    }
+
+    /// `body`, keeping the declaration error of the rules it was built from.
+    package init(_ body: @escaping @Sendable (Value) -> RuleViolation?, declarationError: VettedError?) {
+        self.body = body
+        self.declarationError = declarationError
     }
 
     /// A custom rule: `test` returns whether the value passes; a failure gets `code` and `message`.
@@ -33,7 +52,7 @@ public struct Rule<Value>: Sendable {
 
     /// Both rules; the first violation wins.
     public static func && (lhs: Rule, rhs: Rule) -> Rule {
-        Rule { value in lhs.check(value) ?? rhs.check(value) }
+        Rule({ value in lhs.check(value) ?? rhs.check(value) }, declarationError: lhs.declarationError ?? rhs.declarationError)
     }
 
     /// Runs `self` on `value`, throwing the violation as a ``VettedError`` at `path`.
@@ -93,8 +112,10 @@ extension VettedError.Code {
     public static let empty = VettedError.Code("empty")
     /// Text that does not match its pattern.
     public static let patternMismatch = VettedError.Code("patternMismatch")
-    /// A pattern too long or malformed to compile.
+    /// A pattern too long or malformed to compile: a declaration error.
     public static let invalidPattern = VettedError.Code("invalidPattern")
+    /// A ``URLPolicy`` with no hosts that did not ask for ``URLPolicy/anyHost(schemes:maximumLength:allowsIPHosts:allowsUserInfo:)``: a declaration error.
+    public static let emptyHostAllowlist = VettedError.Code("emptyHostAllowlist")
     /// A value outside its allowed set.
     public static let notAllowed = VettedError.Code("notAllowed")
     /// A collection with repeated elements.

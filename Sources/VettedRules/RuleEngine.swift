@@ -24,7 +24,12 @@ extension VettedError.Code {
     public static let ruleTypeMismatch = VettedError.Code("ruleTypeMismatch")
 
     /// Whether this code reports a rule declared wrong: a programmer's error, not bad input.
-    public var isRuleDeclaration: Bool { self == .ruleKeyUnknown || self == .ruleKeyNotDecoded || self == .ruleTypeMismatch }
+    public var isRuleDeclaration: Bool { Self.ruleDeclarations.contains(self) }
+
+    /// Every code that reports a rule declared wrong: thrown in every mode, never a value's fault.
+    public static let ruleDeclarations: Set<VettedError.Code> = [
+        .ruleKeyUnknown, .ruleKeyNotDecoded, .ruleTypeMismatch, .invalidPattern, .emptyHostAllowlist, .declarationNotChecked,
+    ]
 
     /// Whether a value broke one of VettedRules' own rules (range, length, pattern, URL,
     /// date, relation, display-safe text): the primitive stage's codes.
@@ -32,7 +37,7 @@ extension VettedError.Code {
 
     /// Every code a rule of VettedRules reports for a value.
     public static let ruleViolations: Set<VettedError.Code> = [
-        .outOfRange, .tooShort, .tooLong, .empty, .patternMismatch, .invalidPattern, .notAllowed, .notUnique, .tooEarly, .tooLate,
+        .outOfRange, .tooShort, .tooLong, .empty, .patternMismatch, .notAllowed, .notUnique, .tooEarly, .tooLate,
         .nonFiniteDate, .invalidURL, .schemeNotAllowed, .hostNotAllowed, .userInfoNotAllowed, .ipHostNotAllowed, .confusableHost,
         .relationViolated, .nulCharacter, .controlCharacter, .bidiControl, .invisibleCharacter, .nonCharacter,
     ]
@@ -382,6 +387,8 @@ package final class RuleEngine {
     /// Records a violation, or throws it at once in fail-fast mode (or after the call).
     package func record(_ violation: RuleViolation, at codingPath: [any CodingKey], _ location: ValueLocation?) throws {
         var error = violation.error(at: DocumentPath(codingPath: codingPath))
+        // A rule that cannot work as declared: the programmer's error, in every mode.
+        if violation.code.isRuleDeclaration { throw error }
         // A located value: its offset, line and column, and the input around it.
         // (A violation inside the value, such as one element's, keeps the value's place.)
         if let location {

@@ -3,7 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import VettedCore
+public import VettedCore
 
 /// What a URL must be: its schemes, its hosts, its length.
 ///
@@ -17,6 +17,12 @@ import VettedCore
 ///   labels whose look-alike skeleton is an allowed host (`exаmple.com` with a
 ///   Cyrillic а): `confusableHost`;
 /// - any other host outside the allowlist: `hostNotAllowed`.
+///
+/// An allowlist is required: `URLPolicy(hosts: [.exact("example.com")])`. A
+/// policy for any host is asked for by name, ``anyHost(schemes:maximumLength:allowsIPHosts:allowsUserInfo:)``
+/// (still refusing IPs, user information and look-alikes). An empty `hosts`
+/// list is not "any host": it is a declaration error (`emptyHostAllowlist`),
+/// thrown by every decode that runs the rule, never a value's fault.
 public struct URLPolicy: Sendable, Hashable {
     public enum Host: Sendable, Hashable {
         /// This host only.
@@ -27,15 +33,17 @@ public struct URLPolicy: Sendable, Hashable {
 
     /// Allowed schemes, lowercase. Default `https` only.
     public var schemes: Set<String> { didSet { allowed = Allowed(schemes: schemes, hosts: hosts) } }
-    /// Allowed hosts; empty allows any (still refusing IPs and confusables).
+    /// Allowed hosts. Empty is a declaration error unless ``allowsAnyHost``.
     public var hosts: [Host] { didSet { allowed = Allowed(schemes: schemes, hosts: hosts) } }
     /// Longest URL, in UTF-8 bytes, checked before parsing.
     public var maximumLength: Int
     public var allowsIPHosts: Bool
     public var allowsUserInfo: Bool
+    /// Whether any host is allowed (still refusing IPs and confusables): only through ``anyHost(schemes:maximumLength:allowsIPHosts:allowsUserInfo:)``.
+    public private(set) var allowsAnyHost: Bool
 
     public init(
-        schemes: Set<String> = ["https"], hosts: [Host] = [], maximumLength: Int = 2_048,
+        schemes: Set<String> = ["https"], hosts: [Host], maximumLength: Int = 2_048,
         allowsIPHosts: Bool = false, allowsUserInfo: Bool = false
     ) {
         self.schemes = Set(schemes.map { $0.lowercased() })
@@ -44,10 +52,30 @@ public struct URLPolicy: Sendable, Hashable {
         self.maximumLength = maximumLength
         self.allowsIPHosts = allowsIPHosts
         self.allowsUserInfo = allowsUserInfo
+        allowsAnyHost = false
+    }
+
+    /// A policy that allows any host, still refusing IP hosts (unless allowed),
+    /// user information (unless allowed), Punycode and mixed-script look-alikes.
+    public static func anyHost(
+        schemes: Set<String> = ["https"], maximumLength: Int = 2_048, allowsIPHosts: Bool = false, allowsUserInfo: Bool = false
+    ) -> URLPolicy {
+        var policy = URLPolicy(schemes: schemes, hosts: [], maximumLength: maximumLength, allowsIPHosts: allowsIPHosts, allowsUserInfo: allowsUserInfo)
+        policy.allowsAnyHost = true
+        return policy
+    }
+
+    /// Why this policy cannot work as declared (no hosts, without ``allowsAnyHost``), or `nil`.
+    public var declarationError: VettedError? {
+        guard hosts.isEmpty, !allowsAnyHost else { return nil }
+        return VettedError(
+            code: .emptyHostAllowlist,
+            message: "the URL policy allows no host: list the hosts, or ask for URLPolicy.anyHost() (an empty allowlist never means any host)")
     }
 
     /// The violation, or `nil` when `text` is a URL this policy allows.
     public func violation(for text: String) -> RuleViolation? {
+        if let declarationError { return RuleViolation(declarationError.code, declarationError.message) }
         guard text.utf8.count <= maximumLength else {
             return RuleViolation(.tooLong, "URL must be at most \(maximumLength) bytes", value: text)
         }
@@ -355,14 +383,16 @@ public struct URLPolicy: Sendable, Hashable {
 extension Rule where Value == String {
     /// A URL allowed by `policy` (see ``URLPolicy``).
     public static func url(_ policy: URLPolicy) -> Rule {
-        Rule { value in policy.violation(for: value) }
+        if let error = policy.declarationError { return Rule(misdeclared: error) }
+        return Rule { value in policy.violation(for: value) }
     }
 }
 
 extension Rule where Value == URL {
     /// A URL allowed by `policy`, checked on its absolute string.
     public static func url(_ policy: URLPolicy) -> Rule {
-        Rule { value in policy.violation(for: value.absoluteString) }
+        if let error = policy.declarationError { return Rule(misdeclared: error) }
+        return Rule { value in policy.violation(for: value.absoluteString) }
     }
 }
 

@@ -116,6 +116,12 @@ public struct FieldCheck: Sendable {
     /// The rule's value type, for messages.
     package var valueTypeName: String { storage.rule.valueTypeName }
 
+    /// Why the rule cannot work as declared, if it cannot (see ``Rule/declarationError``).
+    public var declarationError: VettedError? { storage.rule.declarationError }
+
+    /// Whether a field decoded as `type` is one this rule checks (its own type or a subclass).
+    package func acceptsType(_ type: Any.Type) -> Bool { storage.rule.accepts(type) }
+
     /// The rule itself when its value type is `Value` (a caller that knows the
     /// value's type then checks it with no dispatch through the box).
     package func rule<Value>(of type: Value.Type) -> Rule<Value>? {
@@ -141,6 +147,8 @@ package enum CheckOutcome {
 protocol TypedRule: Sendable {
     func check<T>(_ value: T) -> CheckOutcome
     var valueTypeName: String { get }
+    var declarationError: VettedError? { get }
+    func accepts(_ type: Any.Type) -> Bool
 }
 
 struct TypedRuleBox<Value>: TypedRule {
@@ -151,6 +159,8 @@ struct TypedRuleBox<Value>: TypedRule {
     }
 
     var valueTypeName: String { String(describing: Value.self) }
+    var declarationError: VettedError? { rule.declarationError }
+    func accepts(_ type: Any.Type) -> Bool { type == Value.self || type is Value.Type }
 }
 
 /// A value that may be an empty optional, told apart without knowing its wrapped type.

@@ -147,10 +147,30 @@ import VettedTestSupport
         let api = URLPolicy(hosts: [.includingSubdomains("example.com")])
         #expect(Rule<String>.url(api).check("https://api.example.com/") == nil)
         #expect(Rule<String>.url(api).check("https://notexample.com/")?.code == .hostNotAllowed)
-        let open = URLPolicy(hosts: [])
+        let open = URLPolicy.anyHost()
         #expect(Rule<String>.url(open).check("https://anything.test/") == nil)
         #expect(Rule<String>.url(open).check("https://p\u{0430}ypal.com/")?.code == .confusableHost)  // mixed scripts
-        #expect(Rule<String>.url(URLPolicy(allowsIPHosts: true)).check("https://10.0.0.1/") == nil)
+        #expect(Rule<String>.url(URLPolicy.anyHost(allowsIPHosts: true)).check("https://10.0.0.1/") == nil)
+    }
+
+    /// An empty allowlist fails closed: a declaration error on every value (and without one),
+    /// never "any host". Any host is asked for by name.
+    @Test func anEmptyHostListIsADeclarationError() {
+        let empty = URLPolicy(hosts: [])
+        #expect(empty.declarationError?.code == .emptyHostAllowlist)
+        let rule = Rule<String>.url(empty)
+        #expect(rule.declarationError?.code == .emptyHostAllowlist)
+        #expect(rule.check("https://example.com/")?.code == .emptyHostAllowlist)
+        #expect(VettedError.Code.emptyHostAllowlist.isRuleDeclaration)
+        var emptied = URLPolicy(hosts: [.exact("example.com")])
+        emptied.hosts = []
+        #expect(emptied.declarationError?.code == .emptyHostAllowlist)
+        #expect(URLPolicy.anyHost().declarationError == nil)
+        #expect(URLPolicy.anyHost().allowsAnyHost && !URLPolicy(hosts: [.exact("a.test")]).allowsAnyHost)
+        // Combined and nested rules keep it.
+        #expect((Rule<String>.length(1...10) && .url(empty)).declarationError?.code == .emptyHostAllowlist)
+        #expect(Rule<[String]>.each(.url(empty)).declarationError?.code == .emptyHostAllowlist)
+        #expect(Rule<[String]>.each(.pattern("[a-")).declarationError?.code == .invalidPattern)
     }
 
     @Test func urlValues() throws {
@@ -162,7 +182,7 @@ import VettedTestSupport
     /// `ab-9999999999999` is one it rejects.
     @Test func punycodeLabelsAreDecodedBeforeComparing() {
         #expect(Rule<String>.url(Self.listing).check("https://xn--exampl-8of.com/")?.code == .confusableHost)
-        #expect(Rule<String>.url(URLPolicy()).check("https://xn--papal-fze.com/")?.code == .confusableHost)
+        #expect(Rule<String>.url(URLPolicy.anyHost()).check("https://xn--papal-fze.com/")?.code == .confusableHost)
         #expect(Rule<String>.url(Self.listing).check("https://xn--ab-9999999999999.com/")?.code == .invalidURL)
     }
 }
@@ -182,7 +202,7 @@ import VettedTestSupport
         let policies = [
             URLPolicy(schemes: ["https"], hosts: [.exact("example.com")], maximumLength: 80),
             URLPolicy(schemes: ["https", "http"], hosts: [.includingSubdomains("Example.com")], maximumLength: 80, allowsIPHosts: true),
-            URLPolicy(hosts: [], maximumLength: 80, allowsUserInfo: true),
+            URLPolicy.anyHost(maximumLength: 80, allowsUserInfo: true),
         ]
         var checked = 0
         for _ in 0..<20_000 {
