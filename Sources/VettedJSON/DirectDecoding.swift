@@ -190,8 +190,12 @@ public struct JSONDirectReader {
         guard byte == UInt8(ascii: "\""), object.members <= maxMembers else { throw VettedDirectMiss() }
         let token: JSONReader.StringToken
         do { token = try reader.scanString() } catch { throw VettedDirectMiss() }
-        // An escaped key may spell a field or repeat another key: the tape path decides.
-        guard !token.hasEscapes, !token.needsRepair, peek() == UInt8(ascii: ":") else { throw VettedDirectMiss() }
+        // An escaped key may spell a field or repeat another key, and a key that is not all
+        // ASCII (or a type with such a field name) may be another spelling of one: the tape
+        // path decides, comparing such keys as Strings (canonical equivalence).
+        guard !token.hasEscapes, !token.needsRepair, !token.nonASCII, !object.info.table.hasNonASCIIName, peek() == UInt8(ascii: ":") else {
+            throw VettedDirectMiss()
+        }
         advance()
         let range = token.start..<token.end
         let scanner = reader.scannerState

@@ -25,7 +25,8 @@ extension VettedFieldTable {
     /// (the field after the last one found: keys usually come in order).
     @inline(__always)
     func field(of key: JSONTape.Entry, in document: DecodingDocument, hint: Int) -> Int? {
-        guard !key.has(JSONTape.needsDecoding), let scanner = document.scanner else {
+        // Escaped, or not all ASCII on either side: compared as Strings (canonical equivalence).
+        guard !key.has(JSONTape.needsDecoding), !key.has(JSONTape.nonASCII), !hasNonASCIIName, let scanner = document.scanner else {
             let text = document.string(key)
             return names.firstIndex(of: text)
         }

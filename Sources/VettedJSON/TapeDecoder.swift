@@ -158,13 +158,17 @@ final class DecodingDocument {
         }
     }
 
-    /// Whether the key entry spells `key`.
+    /// Whether the key entry is `key`: the same bytes, or — when either is not all
+    /// ASCII — the same String (canonical equivalence, as Swift and Foundation compare
+    /// keys: `cafe\u{301}` is `café`). `keyIsASCII` says whether `key` is all ASCII.
     @inline(__always)
-    func keyEquals(_ entry: JSONTape.Entry, _ key: String) -> Bool {
+    func keyEquals(_ entry: JSONTape.Entry, _ key: String, keyIsASCII: Bool) -> Bool {
         let start = entry.first
         if entry.has(JSONTape.needsDecoding) { return string(entry) == key }
         guard let scanner else { return stringAfterCall(entry) == key }
-        return scanner.bytesEqual(start..<Swift.max(start, entry.payload), key.utf8.span)
+        if scanner.bytesEqual(start..<Swift.max(start, entry.payload), key.utf8.span) { return true }
+        guard !keyIsASCII || entry.has(JSONTape.nonASCII) else { return false }
+        return string(entry) == key
     }
 
     /// The literal of a number entry.
@@ -961,6 +965,7 @@ final class KeyedReader {
         let start = hint.object == object && hint.next > first && hint.next < end ? hint.next : first
         var position = start
         var wrapped = false
+        let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
         while true {
             if position + 1 >= end {
                 if wrapped || start == first { return nil }
@@ -968,7 +973,7 @@ final class KeyedReader {
                 position = first
             }
             if wrapped, position >= start { return nil }
-            if document.keyEquals(document.entry(position), name) {
+            if document.keyEquals(document.entry(position), name, keyIsASCII: nameIsASCII) {
                 let value = position + 1
                 decoder.hint = (object, document.next(after: value))
                 return value

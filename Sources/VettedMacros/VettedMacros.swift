@@ -124,7 +124,10 @@ public struct VettedFieldVisitor {
     public mutating func visit<Value>(_ value: Value, key: String) {
         guard !stopped else { return }
         let at = DocumentPath(path.components + [.key(key)])
-        for check in fields[key] ?? [] {
+        // As decoding does: what is inside the value (its elements, a nested model's fields)
+        // is checked first, then the field's own rules; fail-fast stops at the first violation.
+        descend(value, at: at)
+        for check in fields[key] ?? [] where !stopped {
             switch check.outcome(value) {
             case .passed: break
             case .violated(let violation): record(violation.error(at: at))
@@ -138,7 +141,6 @@ public struct VettedFieldVisitor {
             }
         }
         if relationKeys.contains(key), !isNone(value) { relationValues[key] = value }
-        descend(value, at: at)
     }
 
     /// Walks into `value`: a `@Vetted` value's fields, or the elements of arrays,

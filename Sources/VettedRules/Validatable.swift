@@ -332,10 +332,14 @@ public final class VettedFieldTable: Sendable {
     package let names: [String]
     /// Each name's UTF-8 bytes, compared with a document's key bytes.
     package let bytes: [[UInt8]]
+    /// Whether a name is not all ASCII: keys are then matched as Strings (canonical
+    /// equivalence), since equal Strings may differ in bytes.
+    package let hasNonASCIIName: Bool
 
     public init(_ names: [String]) {
         self.names = names
         keys = names.map { CodingKeys(stringValue: $0) }
         bytes = names.map { Array($0.utf8) }
+        hasNonASCIIName = names.contains { $0.utf8.contains { $0 >= 0x80 } }
     }
 }
