@@ -136,6 +136,36 @@ struct ScalingCheck: ParsableCommand {
                 let parser = PlistParser(limits: unlimited)
                 return { _ = try parser.parse(bytes) }
             },
+            // Amplification, under the default limits (the allowance: 100× the input, at least 8 MiB):
+            // each input is refused with amplificationLimitExceeded after work bounded by its size.
+            Shape(name: "bplist.amplified-string", n: 4_000) { count in
+                // `count` references to one 256 KiB string (plistlib's shape: 1 MB naming 4 GB at 4,000).
+                let bytes = PlistWriter.binary(.array(Array(repeating: .string(String(repeating: "a", count: 256 << 10)), count: count)))
+                let parser = PlistParser()
+                return { for _ in 0..<20 { if (try? parser.parse(bytes)) != nil { throw ValidationError("an amplified string was accepted") } } }
+            },
+            Shape(name: "bplist.amplified-containers", n: 200) { count in
+                // `count` arrays each holding the next twice: 2^count values in a few bytes each.
+                let bytes = Self.chain(depth: count)
+                let parser = PlistParser(limits: Limits(maxDepth: 1_024))
+                return { if (try? parser.parse(bytes)) != nil { throw ValidationError("amplified containers were accepted") } }
+            },
+            Shape(name: "archive.amplified-string", n: 20_000) { count in
+                // An NSArray of `count` UIDs naming one 64 KiB string, decoded: each use counts its bytes.
+                var objects: [PlistValue] = [.string("$null"), .dictionary(["$classname": .string("NSArray"), "$classes": .array([.string("NSArray")])])]
+                objects.append(.string(String(repeating: "s", count: 64 << 10)))
+                let elements = PlistValue.array(Array(repeating: .uid(2), count: count))
+                objects.append(.dictionary(["$class": .uid(1), "NS.objects": elements]))
+                let data = Data(PlistWriter.binary(.dictionary([
+                    "$version": .integer(.signed(100_000)), "$archiver": .string("NSKeyedArchiver"),
+                    "$top": .dictionary(["root": .uid(3)]), "$objects": .array(objects),
+                ])))
+                return {
+                    for _ in 0..<4 where (try? KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: String.self, from: data)) != nil {
+                        throw ValidationError("an amplified archive was accepted")
+                    }
+                }
+            },
             Shape(name: "archive.ns-object-n", n: 8_000) { count in
                 let data = numberedArchive(count)
                 return { for _ in 0..<4 { _ = try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: String.self, from: data, limits: archiveLimits) } }
@@ -196,6 +226,31 @@ struct ScalingCheck: ParsableCommand {
             print("over \(limit) per doubling: \(failed.joined(separator: ", "))")
             throw ExitCode(1)
         }
+    }
+
+    /// A binary plist of `depth` arrays, each holding the next one twice, over `true`: 2^depth values.
+    static func chain(depth: Int) -> [UInt8] {
+        let referenceSize = depth + 1 > 255 ? 2 : 1
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for level in 0..<depth {
+            offsets.append(bytes.count)
+            bytes.append(0xA2)
+            for _ in 0..<2 {
+                let next = level + 1
+                if referenceSize == 2 { bytes.append(UInt8(truncatingIfNeeded: next >> 8)) }
+                bytes.append(UInt8(truncatingIfNeeded: next))
+            }
+        }
+        offsets.append(bytes.count)
+        bytes.append(0x09)
+        let table = bytes.count
+        let offsetSize = table > 0xFFFF ? 4 : table > 0xFF ? 2 : 1
+        for offset in offsets {
+            for shift in stride(from: (offsetSize - 1) * 8, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: offset >> shift)) }
+        }
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
+        return bytes + [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)] + bigEndian(offsets.count) + bigEndian(0) + bigEndian(table)
     }
 
     /// Instructions executed inside ``scalingMeasuredWork`` when `shape` runs once at `size`, in a child process under callgrind.
