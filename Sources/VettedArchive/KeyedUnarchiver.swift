@@ -52,6 +52,8 @@ public final class KeyedUnarchiver {
         /// Keys the class read (or asked about with `containsValue`), and keys it asked for that are absent.
         var read = Set<String>()
         var missing: [String] = []
+        /// A collection whose keys were all checked and read (``onlyCollectionKeys(in:_:)``).
+        var allRead = false
     }
 
     /// The stored value for `key` in the current object, noting the key as read, or
@@ -75,7 +77,7 @@ public final class KeyedUnarchiver {
     private func checkKeys(of level: Level) {
         guard error == nil else { return }
         guard let missing = level.missing.first else {
-            if rejectsUnreadKeys, let stray = level.object.keys.first(where: { $0 != "$class" && !level.read.contains($0) }) {
+            if rejectsUnreadKeys, !level.allRead, let stray = level.object.keys.first(where: { $0 != "$class" && !level.read.contains($0) }) {
                 fail(.archiveCorrupted, "\(level.className) never read \(Excerpt.escape(stray)), which the archive holds", at: level.path.appending(.key(stray)))
             }
             return
@@ -327,7 +329,11 @@ public final class KeyedUnarchiver {
         let object = level.object
         var expected = object["$class"] == nil ? 0 : 1
         for part in parts { expected += object[part.arrayKey] == nil ? part.count : 1 }
-        guard object.count != expected else { return true }
+        guard object.count != expected else {
+            // Every key is one of the collection's parts: all of them are read.
+            if !levels.isEmpty { levels[levels.count - 1].allRead = true }
+            return true
+        }
         var allowed: Set<String> = ["$class"]
         for part in parts {
             if object[part.arrayKey] != nil {

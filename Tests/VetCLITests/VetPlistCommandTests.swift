@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Vetted
+import VettedTestSupport
 
 @Suite(.serialized) struct VetPlistCommandTests {
     static let sample: PlistValue = .dictionary([
@@ -80,20 +81,7 @@ import Vetted
 /// What `vet` prints is bounded and escaped, and a failed write is an exit, not a trap.
 @Suite(.serialized) struct VetOutputTests {
     /// Forty arrays each holding the next twice: 2^40 values in a few hundred bytes.
-    static let exponential: [UInt8] = {
-        var objects: [[UInt8]] = (0..<40).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
-        objects.append([0x09])
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(bytes.count)
-            bytes += object
-        }
-        let table = bytes.count
-        bytes += offsets.map { UInt8($0) }
-        func bigEndian(_ value: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
-        return bytes + [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(table)
-    }()
+    static let exponential: [UInt8] = bplist((0..<40).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] } + [[0x09]])
 
     @Test func anExpandingPlistIsRefusedWhereverItIsPrinted() throws {
         for format in ["json", "xml"] {

@@ -96,6 +96,28 @@ import VettedRules
         #expect(try KeyedUnarchiver.unarchivedObject(ofClass: Settings.self, from: withExtra)?.count == 2)
     }
 
+    /// Where every key is known (a store only this app writes), a key the class never reads is
+    /// corrupt, not a passenger; the collections under it are read whole, so they count as read.
+    @Test func unreadKeysAreCorruptWhenAskedFor() throws {
+        let newer = try KeyedArchiver.archivedData(withRootObject: Settings(sold: false, price: 1, count: 2, note: "x"))
+        let withExtra = try Self.replacing("note", with: "nXte", in: newer)
+        let strict = try KeyedUnarchiver(forReadingFrom: withExtra)
+        strict.rejectsUnreadKeys = true
+        let error = archiveError { try strict.finish(strict.decodeObject(of: Settings.self, forKey: KeyedUnarchiver.rootKey)) }.vetted
+        #expect(error?.code == .archiveCorrupted)
+        #expect(error?.path == [.key("root"), .key("nXte")])
+        #expect(error?.message == "Settings never read nXte, which the archive holds")
+        let intact = try KeyedUnarchiver(forReadingFrom: newer)
+        intact.rejectsUnreadKeys = true
+        #expect(try intact.finish(intact.decodeObject(of: Settings.self, forKey: KeyedUnarchiver.rootKey))?.note == "x")
+        let dictionary = try KeyedUnarchiver(forReadingFrom: try KeyedArchiver.archivedData(withRootObject: ["a": "b"] as [String: String]))
+        dictionary.rejectsUnreadKeys = true
+        #expect(try dictionary.finish(dictionary.decodeDictionary(withKeysOfClass: String.self, objectsOfClass: String.self, forKey: KeyedUnarchiver.rootKey)) == ["a": "b"])
+        let array = try KeyedUnarchiver(forReadingFrom: try KeyedArchiver.archivedData(withRootObject: ["a", "b"]))
+        array.rejectsUnreadKeys = true
+        #expect(try array.finish(array.decodeArrayOfObjects(ofClass: String.self, forKey: KeyedUnarchiver.rootKey)) == ["a", "b"])
+    }
+
     /// The older numbered form (`NS.object.0` …) still reads, in time linear in its size.
     @Test func numberedElementsRead() throws {
         let count = 20_000

@@ -168,11 +168,14 @@ extension Junk {
     struct SaveLoop: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "save-loop", shouldDisplay: false)
         @OptionGroup var history: HistoryOptions
+        @Option(help: "Milliseconds to wait between buys (the concurrency test's writers).") var pauseMilliseconds = 0
+        @Option(help: "Stop after this many buys (0: never).") var count = 0
 
         func run() async throws {
             let store = history.store
             var id = 1
-            while true {
+            while count == 0 || id <= count {
+                if pauseMilliseconds > 0 { try await Task.sleep(for: .milliseconds(pauseMilliseconds)) }
                 let listing = Listing.samples[id % Listing.samples.count]
                 let file = try store.save(Purchase(listing: listing.archived, date: Date(), receipt: Data(repeating: UInt8(id & 0xFF), count: 32)))
                 FileHandle.standardOutput.write(Data("saved \(file.lastPathComponent)\n".utf8))  // unbuffered

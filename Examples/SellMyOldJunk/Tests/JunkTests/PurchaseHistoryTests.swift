@@ -158,6 +158,9 @@ import Vetted
         try history.save(Self.purchase(id: 1))
         let partial = history.folder.appendingPathComponent(".123-1-abcd.purchase.tmp")
         try Data(PurchaseHistory.magic).write(to: partial)
+        // Left by a writer that died: older than the age a write in progress could have.
+        let abandoned = Date().addingTimeInterval(-PurchaseHistory.abandonedWriteAge - 1)
+        try FileManager.default.setAttributes([.modificationDate: abandoned], ofItemAtPath: partial.path)
         let loaded = try history.load()
         #expect(loaded.entries.count == 1)
         #expect(loaded.quarantined.isEmpty)
