@@ -160,14 +160,19 @@ final class DecodingDocument {
 
     /// Whether the key entry is `key`: the same bytes, or — when either is not all
     /// ASCII — the same String (canonical equivalence, as Swift and Foundation compare
-    /// keys: `cafe\u{301}` is `café`). `keyIsASCII` says whether `key` is all ASCII.
+    /// keys: `cafe\u{301}` is `café`). `keyIsASCII` caches whether `key` is all ASCII,
+    /// worked out on the first mismatch only (a hit costs nothing more than before).
     @inline(__always)
-    func keyEquals(_ entry: JSONTape.Entry, _ key: String, keyIsASCII: Bool) -> Bool {
+    func keyEquals(_ entry: JSONTape.Entry, _ key: String, keyIsASCII: inout Bool?) -> Bool {
         let start = entry.first
         if entry.has(JSONTape.needsDecoding) { return string(entry) == key }
         guard let scanner else { return stringAfterCall(entry) == key }
         if scanner.bytesEqual(start..<Swift.max(start, entry.payload), key.utf8.span) { return true }
-        guard !keyIsASCII || entry.has(JSONTape.nonASCII) else { return false }
+        if !entry.has(JSONTape.nonASCII) {
+            let ascii = keyIsASCII ?? key.utf8.allSatisfy { $0 < 0x80 }
+            keyIsASCII = ascii
+            if ascii { return false }
+        }
         return string(entry) == key
     }
 
@@ -965,7 +970,7 @@ final class KeyedReader {
         let start = hint.object == object && hint.next > first && hint.next < end ? hint.next : first
         var position = start
         var wrapped = false
-        let nameIsASCII = name.utf8.allSatisfy { $0 < 0x80 }
+        var nameIsASCII: Bool?
         while true {
             if position + 1 >= end {
                 if wrapped || start == first { return nil }
@@ -973,7 +978,7 @@ final class KeyedReader {
                 position = first
             }
             if wrapped, position >= start { return nil }
-            if document.keyEquals(document.entry(position), name, keyIsASCII: nameIsASCII) {
+            if document.keyEquals(document.entry(position), name, keyIsASCII: &nameIsASCII) {
                 let value = position + 1
                 decoder.hint = (object, document.next(after: value))
                 return value
