@@ -11,9 +11,6 @@ extension VettedError.Code {
     /// An allowed class that does not support secure coding, or that inherits its conformance
     /// from a superclass without declaring its own.
     public static let secureCodingNotSupported = Self("secureCodingNotSupported")
-    /// A value of another kind than the one asked for: an object where a primitive was asked,
-    /// an integer where a double is stored, and the reverse.
-    public static let typeMismatch = Self("typeMismatch")
     /// An object that contains itself, directly or not: value types cannot be built from it.
     public static let archiveCycle = Self("archiveCycle")
     /// The type's own `init?(coder:)` reported a failure with `failWithError` (a generic one).

@@ -93,6 +93,28 @@ extension VettedError {
         /// A number with a fractional part where an integer is required.
         public static let numberNotInteger = Code("numberNotInteger")
 
+        // MARK: Structure (well-formed, but not the model's shape)
+
+        /// A value of another type than the one asked for (`DecodingError.typeMismatch`;
+        /// in an archive, an object where a primitive was asked, an integer where a double is stored).
+        public static let typeMismatch = Code("typeMismatch")
+        /// `null`, or no value, where the model needs one (`DecodingError.valueNotFound`).
+        public static let valueNotFound = Code("valueNotFound")
+        /// A key the model needs is missing (`DecodingError.keyNotFound`); the path names the key.
+        public static let keyNotFound = Code("keyNotFound")
+        /// A value the model's type refuses, such as a raw value naming no case
+        /// (`DecodingError.dataCorrupted` without a parse error).
+        public static let invalidValue = Code("invalidValue")
+
+        /// Whether the code is a structural one: the document is well-formed, but a
+        /// value is not the model's shape (a number that does not fit its type included).
+        public var isStructural: Bool {
+            switch self {
+            case .typeMismatch, .valueNotFound, .keyNotFound, .invalidValue, .numberOutOfRange, .numberNotInteger: true
+            default: false
+            }
+        }
+
         // MARK: Input
 
         /// The input could not be read at all.

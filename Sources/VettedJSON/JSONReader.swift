@@ -193,15 +193,15 @@ struct JSONReader {
             case UInt8(ascii: "t"):
                 try readLiteral(Self.trueBytes, at: start)
                 if buildValues { emit(.bool(true)) }
-                if buildTape { tape.append(.true) }
+                if buildTape { tape.append(.true, first: start) }
             case UInt8(ascii: "f"):
                 try readLiteral(Self.falseBytes, at: start)
                 if buildValues { emit(.bool(false)) }
-                if buildTape { tape.append(.false) }
+                if buildTape { tape.append(.false, first: start) }
             case UInt8(ascii: "n"):
                 try readLiteral(Self.nullBytes, at: start)
                 if buildValues { emit(.null) }
-                if buildTape { tape.append(.null) }
+                if buildTape { tape.append(.null, first: start) }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let end = try scanNumber()
                 if buildValues {

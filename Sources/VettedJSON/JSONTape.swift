@@ -12,7 +12,7 @@ struct JSONTape {
     }
 
     /// Two words per entry.
-    /// - `first`: the content's first byte offset (strings, keys, numbers) or
+    /// - `first`: the content's first byte offset (strings, keys, numbers, literals) or
     ///   the member count (arrays, objects).
     /// - `second`: kind (3 bits) · flags (5 bits) · payload: the offset just
     ///   past the content (strings, keys, numbers) or the index just past the

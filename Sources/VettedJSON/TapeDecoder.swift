@@ -54,6 +54,8 @@ final class DecodingDocument {
         self.userInfo = decoder.userInfo
         self.engine = RuleEngine(mode: decoder.validationMode)
         self.duplicateKeys = duplicateKeys
+        // Structural errors are located on the tape (weakly: the document owns the engine).
+        engine.locate = { [weak self] codingPath in self?.location(of: codingPath) }
     }
 
     /// Where the value at `index` is in the input: a scalar's first byte; for

@@ -161,6 +161,17 @@ struct BinaryPlistReader {
         }
     }
 
+    // For the locator (BinaryPlistLocation.swift): the checked pieces, read-only.
+    var topObjectIndex: Int { topObject }
+    var referenceSize: Int { objectRefSize }
+    func objectOffset(_ index: Int) -> Int { offset(of: index) }
+    func objectHeader(of index: Int) throws(VettedError) -> (marker: UInt8, length: Int, payload: Int) {
+        let header = try header(at: offset(of: index))
+        return (header.marker, header.length, header.payload)
+    }
+    func objectReference(at position: Int) throws(VettedError) -> Int { try reference(at: position) }
+    func keyString(_ object: Int) throws(VettedError) -> String { try readKey(object) }
+
     /// Where object `index` (in `0..<objectCount`) starts: checked by ``readOffsets()``.
     private func offset(of index: Int) -> Int {
         Int(truncatingIfNeeded: scanner.bigEndianInteger(at: offsetTableOffset + index * offsetIntSize, size: offsetIntSize))

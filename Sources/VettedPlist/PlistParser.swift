@@ -69,6 +69,17 @@ public struct PlistParser: Sendable {
         return try result.get()
     }
 
+    /// Where the value at `path` sits in a binary plist (of the deepest
+    /// container on the way that holds it), for a structural error's place;
+    /// `nil` for XML, whose values are not located yet.
+    func offset(of path: [(key: String, index: Int?)], in source: SourceText, as format: Format) -> Int? {
+        guard format == .binary else { return nil }
+        return source.withScanner { scanner -> Int? in
+            guard var reader = try? binaryReader(scanner, source) else { return nil }
+            return reader.offset(at: path)
+        }
+    }
+
     /// A reader for `bplist00` input (the only binary version read).
     private func binaryReader(_ scanner: ByteScanner, _ source: SourceText) throws(VettedError) -> BinaryPlistReader {
         guard scanner.bigEndianInteger(at: 0, size: 8) == 0x6270_6C69_7374_3030 else {

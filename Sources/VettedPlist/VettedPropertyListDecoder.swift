@@ -109,6 +109,12 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         var parser = PlistParser(limits: options.limits)
         parser.duplicateKeys = options.duplicateKeyPolicy
         let context = PlistDecodingContext(options: options, format: detected)
+        // A structural error's place: the binary object at its path (XML: path only).
+        let locator = parser
+        context.engine.locate = { codingPath in
+            let path = codingPath.map { (key: $0.stringValue, index: $0.intValue) }
+            return locator.offset(of: path, in: source, as: detected).map { ValueLocation(offset: $0, source: source) }
+        }
         // An array of values from a binary plist whose top object is an array: each
         // element's tree is read, decoded and dropped in turn, so the document's
         // values are never all alive at once (the memory of Foundation's lazy reader).

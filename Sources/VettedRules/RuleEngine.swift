@@ -185,6 +185,18 @@ package final class RuleEngine {
 
     package init(mode: ValidationMode) { self.mode = mode }
 
+    /// Where the value at a coding path sits in the input, for a structural
+    /// error's offset, line, column and excerpt: set by a decoder that can tell
+    /// (a failure path, asked once per error).
+    package var locate: ([any CodingKey]) -> ValueLocation? = { _ in nil }
+
+    /// `error` as the call reports it: a structural `DecodingError` gains its
+    /// located ``VettedCore/VettedError``; other errors are returned as they are.
+    package func located(_ error: any Error) -> any Error {
+        guard let decoding = error as? DecodingError else { return error }
+        return decoding.located(by: locate)
+    }
+
     /// The last few types looked up, most recent first: a model's own few
     /// types are found here without hashing.
     private var recent: [(type: ObjectIdentifier, rules: TypeRules?)] = []
@@ -416,10 +428,10 @@ package final class RuleEngine {
         case .failure(let error as VettedError) where error.code.isRuleDeclaration:
             throw error
         case .failure(let error):
-            // A structural failure: alone it is thrown as is (as Foundation's decoders would);
-            // after rule violations, together with them.
-            guard !violations.isEmpty else { throw error }
-            throw ValidationErrors(errors: violations, omitted: omitted, decodingFailure: error)
+            // A structural failure stops the call and is its answer, whatever rules
+            // failed before it: the document is not the model's shape, so it is
+            // refused at that stage, as it is when nothing failed before.
+            throw located(error)
         }
     }
 
@@ -491,9 +503,10 @@ public struct Skipping<Element: Decodable>: Decodable {
             } catch {
                 var error = error
                 if let engine, let mark {
-                    // Violations found before the element failed belong to it too.
-                    let found = engine.takeViolations(since: mark)
-                    if !found.errors.isEmpty { error = ValidationErrors(errors: found.errors, omitted: found.omitted, decodingFailure: error) }
+                    // The element is refused by its structural failure, as a whole decode
+                    // would be: violations found in it before are dropped with it.
+                    _ = engine.takeViolations(since: mark)
+                    error = engine.located(error)
                 }
                 skipped.append(Skipped(index: index, error: error))
                 // Step over the element (a value that decodes from anything).

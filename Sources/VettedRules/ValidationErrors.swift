@@ -20,9 +20,12 @@ public enum ValidationMode: Sendable, Hashable {
 ///
 /// The stages of a decode fail with their own types:
 /// - the raw gate throws ``VettedCore/VettedError``;
-/// - the parser and the structure throw `DecodingError` (with the located
-///   `VettedError` as `underlyingError` for syntax);
-/// - the rules throw `ValidationErrors`;
+/// - the parser and the structure throw `DecodingError`, with the located
+///   `VettedError` (code, `$`-path, offset, excerpt) as `underlyingError`
+///   (`DecodingError.vettedError`);
+/// - the rules throw `ValidationErrors`, when the whole document has the
+///   model's shape: a structural failure is the call's answer whatever rules
+///   failed before it, so one bad value reports one stage and one path;
 /// - a rule declared wrong (a key the type never decodes, a rule of another
 ///   type than its field) throws a `VettedError` whose code
 ///   ``VettedCore/VettedError/Code/isRuleDeclaration`` is true: a
@@ -33,21 +36,15 @@ public struct ValidationErrors: Error, Sendable, CustomStringConvertible {
     public let errors: [VettedError]
     /// Violations beyond the cap, counted but not kept.
     public let omitted: Int
-    /// The `DecodingError` that stopped decoding after these violations, if one did.
-    public let decodingFailure: (any Error & Sendable)?
 
-    public init(errors: [VettedError], omitted: Int = 0, decodingFailure: (any Error)? = nil) {
+    public init(errors: [VettedError], omitted: Int = 0) {
         self.errors = errors
         self.omitted = omitted
-        self.decodingFailure = decodingFailure.map { failure in
-            (failure as? DecodingError).map { $0 as any Error & Sendable } ?? StoppedDecoding(description: "\(failure)")
-        }
     }
 
     public var description: String {
         var lines = errors.map { "\($0.path): \($0.code): \($0.message)" }
         if omitted > 0 { lines.append("… and \(omitted) more") }
-        if let decodingFailure { lines.append("then decoding stopped: \(decodingFailure)") }
         return lines.joined(separator: "\n")
     }
 
@@ -71,14 +68,8 @@ extension ValidationErrors: LocalizedError {
         var text = count == 1 ? "1 value breaks its rules: " : "\(count) values break their rules: "
         text += shown.joined(separator: "; ")
         if count > shown.count { text += "; and \(count - shown.count) more" }
-        if decodingFailure != nil { text += "; then decoding stopped on a structural error" }
         return text
     }
-}
-
-/// A non-Sendable failure, kept by its description.
-public struct StoppedDecoding: Error, Sendable, CustomStringConvertible {
-    public let description: String
 }
 
 /// A coding key for a document-path component.

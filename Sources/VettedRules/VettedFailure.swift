@@ -7,7 +7,8 @@ public enum FailureStage: String, Sendable, Hashable, CaseIterable {
     case input
     /// Not well-formed: the parser's located error, inside `DecodingError.dataCorrupted`.
     case syntax
-    /// Well-formed but not the model's shape: the other `DecodingError`s (a missing key, a type mismatch).
+    /// Well-formed but not the model's shape: the other `DecodingError`s (a missing key, a
+    /// type mismatch, a number that does not fit), located as syntax errors are.
     case structure
     /// The model's shape, but values break their rules: ``ValidationErrors``.
     case rules
@@ -50,7 +51,7 @@ public struct VettedFailure: Error, Sendable, CustomStringConvertible {
         case let decoding as DecodingError:
             let (code, context) = Self.parts(decoding)
             if let located = context?.underlyingError as? VettedError {
-                stage = .syntax
+                stage = located.code.isStructural ? .structure : .syntax
                 errors = [located]
             } else {
                 stage = .structure
@@ -71,14 +72,14 @@ public struct VettedFailure: Error, Sendable, CustomStringConvertible {
 
     private static func parts(_ error: DecodingError) -> (VettedError.Code, DecodingError.Context?) {
         switch error {
-        case .typeMismatch(_, let context): (VettedError.Code("typeMismatch"), context)
-        case .valueNotFound(_, let context): (VettedError.Code("valueNotFound"), context)
+        case .typeMismatch(_, let context): (.typeMismatch, context)
+        case .valueNotFound(_, let context): (.valueNotFound, context)
         case .keyNotFound(let key, let context):
             (
-                VettedError.Code("keyNotFound"),
+                .keyNotFound,
                 DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: context.debugDescription)
             )
-        case .dataCorrupted(let context): (VettedError.Code("dataCorrupted"), context)
+        case .dataCorrupted(let context): (.invalidValue, context)
         @unknown default: (VettedError.Code("decodingFailed"), nil)
         }
     }

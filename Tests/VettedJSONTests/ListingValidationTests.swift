@@ -142,20 +142,28 @@ import VettedTestSupport
         }
     }
 
-    /// …and even when a later field fails to decode at all: the violation and
-    /// the DecodingError that stopped decoding are reported together.
-    @Test func relationsRunEvenWhenALaterFieldFailsToDecode() throws {
-        do {
-            _ = try decoder.decode([Window].self, from: Array(#"[{"start": 5, "end": 1, "note": "x"}]"#.utf8))
-            Issue.record("expected an error")
-        } catch let error as ValidationErrors {
-            #expect(error.errors == [VettedError(code: .relationViolated, path: [.index(0), .key("end")])])
-            guard case .typeMismatch(_, let context)? = error.decodingFailure as? DecodingError else {
-                Issue.record("expected the type mismatch that stopped decoding")
-                return
-            }
-            #expect(context.codingPath.map(\.stringValue) == ["Index 0", "note"])
+    /// A field that fails to decode is the call's answer, whatever rules failed
+    /// before it: the same stage (structure) and the same `$`-path as when
+    /// nothing failed earlier, located as a parse error is.
+    @Test(arguments: [
+        #"[{"start": 5, "end": 1, "note": "x"}]"#,  // the relation fails first
+        #"[{"start": 1, "end": 5, "note": "x"}]"#,  // nothing fails first
+    ])
+    func aStructuralFailureIsTheAnswerWhateverFailedBefore(_ json: String) throws {
+        let error = try #require(throws: DecodingError.self) {
+            try decoder.decode([Window].self, from: Array(json.utf8))
         }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("expected a type mismatch, got \(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["Index 0", "note"])
+        let located = try #require(error.vettedError)
+        #expect(located == VettedError(code: .typeMismatch, offset: 32, path: [.index(0), .key("note")]))
+        #expect(located.location == LineColumn(line: 1, column: 33))
+        #expect(located.excerpt != nil)
+        #expect(VettedFailure(error).stage == .structure)
+        #expect("\(located.path)" == "$[0].note")
     }
 
     @Test func duplicateKeysAreRejectedWithTheirOffsets() throws {

@@ -130,7 +130,6 @@ enum Outcome: Equatable, CustomStringConvertible {
         } catch let error as ValidationErrors {
             var lines = error.errors.map { "\($0.code) \($0.path) @\($0.offset ?? -1) \($0.message) \($0.excerpt?.text ?? "")" }
             lines.append("omitted \(error.omitted)")
-            if let failure = error.decodingFailure as? DecodingError { lines.append(Self.describe(failure)) }
             self = .validation(lines)
         } catch {
             self = .other(String(describing: error))

@@ -62,12 +62,16 @@ public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
             if errors.omitted > 0 {
                 problems.append(Problem(path: path([]), code: "moreErrors", message: "\(errors.omitted) more errors not listed"))
             }
-            if let failure = errors.decodingFailure { problems += all(in: failure, direct: direct, prefix: prefix) }
             return problems
         case let error as DecodingError:
             switch error {
             case .dataCorrupted(let context):
-                if let parse = context.underlyingError as? VettedError { return [located(parse, stage: .format)] }
+                // A parse error (the format stage); a number that does not fit its field is the value's.
+                if let parse = context.underlyingError as? VettedError, !parse.code.isStructural || parse.code == .numberOutOfRange
+                    || parse.code == .numberNotInteger
+                {
+                    return [located(parse, stage: parse.code.isStructural ? .primitive : .format)]
+                }
                 // Not the context's description: the standard library quotes the rejected value there.
                 return [Problem(path: path(context.codingPath), code: "invalidValue", message: "not a valid value for this field")]
             case .typeMismatch(let type, let context):
