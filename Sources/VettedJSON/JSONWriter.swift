@@ -74,7 +74,7 @@ public struct JSONWriter: Sendable {
         case close(UInt8, level: Int)
     }
 
-    private func write<Failure: Error>(
+    package func write<Failure: Error>(
         _ root: JSONValue, into output: inout [UInt8], level rootLevel: Int, chunkBytes: Int,
         flush: (inout [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {

@@ -43,15 +43,25 @@ struct ArchiveCommand: ParsableCommand {
                 throw diagnostics.fail(error)
             }
             let defects = graph.defects()
-            let output: String
-            switch (classes, format) {
-            case (true, .text): output = graph.classNames().joined(separator: "\n") + "\n"
-            case (true, .json): output = JSONValue.array(graph.classNames().map(JSONValue.string)).jsonString() + "\n"
-            case (false, .text): output = Self.text(graph, defects: defects)
-            case (false, .json): output = JSONWriter(style: .pretty).string(Self.json(graph, defects: defects)) + "\n"
+            // Written as it is produced (chunks straight to the descriptor, as diagnostics
+            // are, so that the two never change places), within the input's allowance.
+            var output = ChunkedOutput(limits: limits, inputBytes: bytes.count)
+            do {
+                switch (classes, format) {
+                case (true, .text):
+                    for name in graph.classNames() { try output.append(name + "\n") }
+                case (true, .json):
+                    try output.append(json: .array(graph.classNames().map(JSONValue.string)), level: 0)
+                    try output.append("\n")
+                case (false, .text): try Self.text(graph, defects: defects, to: &output)
+                case (false, .json): try Self.json(graph, defects: defects, to: &output)
+                }
+                try output.finish()
+            } catch let failure as Output.WriteFailed {
+                throw Output.failed(failure)
+            } catch let error as VettedError {
+                throw diagnostics.fail(error)
             }
-            // Written straight to the descriptor, as diagnostics are, so that the two never change places.
-            do { try Output.write(Array(output.utf8)) } catch { throw Output.failed(error) }
             if let first = defects.first { throw diagnostics.fail(first) }
         }
 
@@ -73,31 +83,31 @@ struct ArchiveCommand: ParsableCommand {
             return marks
         }
 
-        static func text(_ graph: ArchiveGraph, defects: [VettedError] = []) -> String {
+        static func text(_ graph: ArchiveGraph, defects: [VettedError] = [], to output: inout ChunkedOutput) throws {
             let marks = marks(defects)
             let infos = graph.allClassInfo()
-            var lines = ["$top"]
-            for entry in graph.top { lines.append("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))") }
-            lines += marks[nil as Int?] ?? []
+            func line(_ text: String) throws { try output.append(text + "\n") }
+            try line("$top")
+            for entry in graph.top { try line("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))") }
+            for mark in marks[nil as Int?] ?? [] { try line(mark) }
             for (index, object) in graph.objects.enumerated().dropFirst() {
-                defer { lines += marks[index] ?? [] }
-                guard case .dictionary(let dictionary) = object else {
-                    lines.append("#\(index) \(brief(object))")
-                    continue
+                if case .dictionary(let dictionary) = object {
+                    if let name = dictionary["$classname"]?.stringValue {
+                        let chain = dictionary["$classes"].map(brief) ?? "[]"
+                        try line("#\(index) class \(Excerpt.escape(name, maximumBytes: 80)) \(chain)")
+                    } else {
+                        let className = (try? infos[index].get())??.name ?? "(no valid $class)"
+                        try line("#\(index) \(Excerpt.escape(className, maximumBytes: 80))")
+                        for entry in dictionary where entry.key != "$class" {
+                            try line("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))")
+                        }
+                    }
+                } else {
+                    try line("#\(index) \(brief(object))")
                 }
-                if let name = dictionary["$classname"]?.stringValue {
-                    let chain = dictionary["$classes"].map(brief) ?? "[]"
-                    lines.append("#\(index) class \(Excerpt.escape(name, maximumBytes: 80)) \(chain)")
-                    continue
-                }
-                let className = (try? infos[index].get())??.name ?? "(no valid $class)"
-                lines.append("#\(index) \(Excerpt.escape(className, maximumBytes: 80))")
-                for entry in dictionary where entry.key != "$class" {
-                    lines.append("  \(Excerpt.escape(entry.key, maximumBytes: 80)) = \(brief(entry.value))")
-                }
+                for mark in marks[index] ?? [] { try line(mark) }
             }
-            lines += marks[-1] ?? []
-            return lines.joined(separator: "\n") + "\n"
+            for mark in marks[-1] ?? [] { try line(mark) }
         }
 
         /// One value on one line: references as #N, strings escaped and capped, containers shortened.
@@ -121,8 +131,15 @@ struct ArchiveCommand: ParsableCommand {
             }
         }
 
-        static func json(_ graph: ArchiveGraph, defects: [VettedError] = []) -> JSONValue {
-            var objects: [JSONValue] = []
+        /// The graph as one pretty JSON object (`top`, `classes`, `objects`, `defects`),
+        /// written one object at a time: never the whole document as one value.
+        static func json(_ graph: ArchiveGraph, defects: [VettedError] = [], to output: inout ChunkedOutput) throws {
+            func member(_ key: String, first: Bool = false) throws { try output.append((first ? "{" : ",") + "\n  \"\(key)\": ") }
+            try member("top", first: true)
+            try output.append(json: PlistCommand.json(.dictionary(graph.top)), level: 1)
+            try member("classes")
+            try output.append(json: .array(graph.classNames().map(JSONValue.string)), level: 1)
+            try member("objects")
             let infos = graph.allClassInfo()
             for (index, object) in graph.objects.enumerated() {
                 var entry: JSONObject = ["index": .number(JSONNumber(index))]
@@ -131,15 +148,16 @@ struct ArchiveCommand: ParsableCommand {
                     entry["classes"] = .array(info.classes.map(JSONValue.string))
                 }
                 entry["value"] = PlistCommand.json(object)
-                objects.append(.object(entry))
+                try output.append((index == 0 ? "[" : ",") + "\n    ")
+                try output.append(json: .object(entry), level: 2)
             }
-            return [
-                "top": PlistCommand.json(.dictionary(graph.top)),
-                "classes": .array(graph.classNames().map(JSONValue.string)),
-                "objects": .array(objects),
-                "defects": .array(
+            try output.append(graph.objects.isEmpty ? "[]" : "\n  ]")
+            try member("defects")
+            try output.append(
+                json: .array(
                     defects.map { ["code": .string($0.code.rawValue), "path": .string($0.path.description), "message": .string($0.message)] }),
-            ]
+                level: 1)
+            try output.append("\n}\n")
         }
     }
 }

@@ -65,3 +65,39 @@ struct Output {
         return VetExit.outputFailed
     }
 }
+
+/// Text written piece by piece to ``Output``: pieces gather into a chunk of
+/// about 64 KiB, which is then written, so no whole listing is held in memory.
+struct ChunkedOutput {
+    private var output: Output
+    private(set) var chunk: [UInt8] = []
+    static let chunkBytes = 64 << 10
+
+    init(limits: Limits, inputBytes: Int) {
+        output = Output(limits: limits, inputBytes: inputBytes)
+        chunk.reserveCapacity(Self.chunkBytes)
+    }
+
+    mutating func append(_ text: String) throws {
+        chunk.append(contentsOf: text.utf8)
+        if chunk.count >= Self.chunkBytes { try output.flush(&chunk) }
+    }
+
+    /// Writes `value` as pretty JSON nested at `level` (its lines indented to match).
+    mutating func append(json value: JSONValue, level: Int) throws {
+        // The buffer and the output as locals: the writer holds one while flushing to the other.
+        var pending = chunk
+        var sink = output
+        defer {
+            chunk = pending
+            output = sink
+        }
+        try JSONWriter(style: .pretty).write(value, into: &pending, level: level, chunkBytes: Self.chunkBytes) { full in
+            try sink.flush(&full)
+        }
+    }
+
+    /// Writes what is left.
+    mutating func finish() throws { try output.flush(&chunk) }
+}
+

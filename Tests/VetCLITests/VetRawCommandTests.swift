@@ -218,6 +218,58 @@ import Vetted
         #expect(value["objects"]?[2]?["value"] == "baa")
     }
 
+    /// An archive whose listing is several chunks long (an NSArray of 5,000 strings).
+    static func longArchive(count: Int = 5_000) -> [UInt8] {
+        var objects: [PlistValue] = [.string("$null")]
+        objects.append(.dictionary(["NS.objects": .array((0..<count).map { .uid(UInt64($0 + 2)) }), "$class": .uid(UInt64(count + 2))]))
+        objects += (0..<count).map { .string("listing number \($0) of the archive") }
+        objects.append(.dictionary(["$classname": .string("NSArray"), "$classes": .array([.string("NSArray"), .string("NSObject")])]))
+        return PlistWriter.binary(
+            .dictionary([
+                "$archiver": .string("NSKeyedArchiver"), "$version": .integer(PlistInteger(100_000)),
+                "$top": .dictionary(["root": .uid(1)]), "$objects": .array(objects),
+            ]))
+    }
+
+    /// The listing is written in chunks as it is made, in text and JSON alike.
+    @Test func inspectWritesALongListingWhole() throws {
+        let archive = Self.longArchive()
+        let text = try Vet.run(["archive", "inspect", "-"], stdin: archive)
+        #expect(text.status == 0)
+        #expect(text.stdout.utf8.count > 3 * (64 << 10))
+        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 1 + 1 + 2 + 5_000 + 1 + 1)  // $top, root, #1 and its key, the strings, the class, the last newline
+        #expect(lines[4] == #"#2 "listing number 0 of the archive""#)
+        #expect(lines[5_003] == #"#5001 "listing number 4999 of the archive""#)
+        let json = try Vet.run(["archive", "inspect", "--format", "json", "-"], stdin: archive)
+        #expect(json.status == 0)
+        let value = try JSONParser().parse(json.stdout)
+        #expect(value["objects"]?[5_001]?["value"] == "listing number 4999 of the archive")
+        #expect(value["defects"] == [])
+        #expect(value["classes"] == ["NSArray"])
+    }
+
+    /// `vet archive inspect … > /dev/full`: a message and exit 74, not a trap.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func inspectIntoAFullDiskIsExitSeventyFour() throws {
+        let file = try Vet.temporaryFile(Self.longArchive(count: 100))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for arguments in [["archive", "inspect", file], ["archive", "inspect", "--format", "json", file], ["archive", "inspect", "--classes", file]] {
+            let process = Process()
+            process.executableURL = Vet.executable
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            process.standardError = errors
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit, "\(arguments)")
+            #expect(process.terminationStatus == 74, "\(arguments)")
+            #expect(stderr == "vet: cannot write the output: no space left on device (errno 28)\n", "\(arguments)")
+        }
+    }
+
     @Test func damagedArchivesGiveDiagnostics() throws {
         let notArchive = try Vet.run(["archive", "inspect", "-"], stdin: Array("[1]".utf8))
         #expect(notArchive.status == 1)
