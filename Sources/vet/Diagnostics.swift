@@ -23,30 +23,31 @@ struct Diagnostics {
     /// Escaped as excerpts are: a file name is input too, and may hold terminal controls.
     static func displayName(of file: String) -> String { file == "-" ? "<stdin>" : Excerpt.escape(file, maximumBytes: 1_024, quotes: false) }
 
-    func report(_ error: any Error) {
-        guard !quiet else { return }
+    /// Reports `error` and gives the exit code: 1 (invalid data), or 74 when the
+    /// report itself could not be written (JSON diagnostics go to standard output).
+    func report(_ error: any Error) -> ExitCode {
+        guard !quiet else { return VetExit.invalidData }
         guard let error = error as? VettedError else {
             writeError("\(fileName): error: \(error)\n")
-            return
+            return VetExit.invalidData
         }
         switch format {
         case .text: writeError(text(for: error))
-        case .json: writeOutput(JSONWriter(style: .compact).string(json(for: error)) + "\n")
+        case .json: if let failed = writeOutput(JSONWriter(style: .compact).string(json(for: error)) + "\n") { return failed }
         }
-    }
-
-    /// Reports an input failure and gives its exit code: 74 when the input could not be read, 1 otherwise.
-    func fail(_ error: VettedError) -> ExitCode {
-        if error.code == .unreadableInput {
-            unreadable(error.message)
-            return VetExit.unreadable
-        }
-        report(error)
         return VetExit.invalidData
     }
 
-    func unreadable(_ why: String) {
-        guard !quiet else { return }
+    /// Reports an input failure and gives its exit code: 74 when the input could not be
+    /// read (or the report not written), 1 otherwise.
+    func fail(_ error: VettedError) -> ExitCode {
+        if error.code == .unreadableInput { return unreadable(error.message) }
+        return report(error)
+    }
+
+    /// Reports an input that cannot be read; exit 74.
+    func unreadable(_ why: String) -> ExitCode {
+        guard !quiet else { return VetExit.unreadable }
         switch format {
         case .text:
             writeError("vet: cannot read \(fileName): \(why)\n")
@@ -54,11 +55,11 @@ struct Diagnostics {
             let value: JSONValue = [
                 "valid": false, "error": ["code": .string(VettedError.Code.unreadableInput.rawValue), "message": .string(why)],
             ]
-            writeOutput(value.jsonString() + "\n")
+            if let failed = writeOutput(value.jsonString() + "\n") { return failed }
         }
+        return VetExit.unreadable
     }
 
-    /// `file:L:C: error: message [code at path]`, the excerpt, a caret; and a note for a related place.
     func text(for error: VettedError) -> String {
         var place = fileName
         if let location = error.location { place += ":\(location.line):\(location.column)" }
@@ -93,5 +94,13 @@ struct Diagnostics {
 
     // Best effort: a diagnostic that cannot be written has nowhere else to go (the exit code still says it).
     private func writeError(_ text: String) { try? FileHandle.standardError.write(contentsOf: Array(text.utf8)) }
-    private func writeOutput(_ text: String) { try? FileHandle.standardOutput.write(contentsOf: Array(text.utf8)) }
+    /// Writes to standard output; a failed write is reported on standard error and gives exit 74.
+    private func writeOutput(_ text: String) -> ExitCode? {
+        do {
+            try Output.write(Array(text.utf8))
+            return nil
+        } catch {
+            return Output.failed(error)
+        }
+    }
 }

@@ -74,8 +74,7 @@ struct JSONCommand: ParsableCommand {
         } catch let failure as Output.WriteFailed {
             throw Output.failed(failure)
         } catch {
-            diagnostics.report(error)
-            throw VetExit.invalidData
+            throw diagnostics.report(error)
         }
     }
 }

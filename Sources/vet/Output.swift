@@ -47,6 +47,12 @@ struct Output {
         }
     }
 
+    /// Writes `text` and a line break to standard output; a failed write is
+    /// reported on standard error and thrown as exit 74 (never `print`'s silence).
+    static func line(_ text: String) throws {
+        do { try write(Array((text + "\n").utf8)) } catch { throw failed(error) }
+    }
+
     /// The system's words for a failed write (`no space left on device (errno 28)`).
     private static func reason(_ error: any Error) -> String {
         let error = error as NSError

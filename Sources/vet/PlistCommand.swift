@@ -58,8 +58,7 @@ struct PlistCommand: ParsableCommand {
         } catch let failure as Output.WriteFailed {
             throw Output.failed(failure)
         } catch {
-            reporter.report(error)
-            throw VetExit.invalidData
+            throw reporter.report(error)
         }
     }
 

@@ -131,12 +131,12 @@ struct DigestCommand: ParsableCommand {
             }
             if let expect {
                 guard try expected(expect).matches(digest) else {
-                    print("\(name): \(algorithm) digest differs from the expected one")
+                    try Output.line("\(name): \(algorithm) digest differs from the expected one")
                     throw VetExit.invalidData
                 }
-                print("\(name): OK")
+                try Output.line("\(name): OK")
             } else {
-                print("\(base64 ? Data(digest).base64EncodedString() : Hex.encode(digest))  \(name)")
+                try Output.line("\(base64 ? Data(digest).base64EncodedString() : Hex.encode(digest))  \(name)")
             }
         }
     }
@@ -195,7 +195,7 @@ struct KeygenCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
-        print("key id \(key.keyID) (\(algorithm)): \(privatePath)\(algorithm.isSymmetric ? " (secret: share it only with verifiers)" : ", \(publicPath)")")
+        try Output.line("key id \(key.keyID) (\(algorithm)): \(privatePath)\(algorithm.isSymmetric ? " (secret: share it only with verifiers)" : ", \(publicPath)")")
     }
 }
 
@@ -245,7 +245,7 @@ struct SignCommand: ParsableCommand {
             do { try Output.write(bytes) } catch { throw Output.failed(error) }
         } else {
             try Data(bytes).write(to: URL(fileURLWithPath: destination), options: .atomic)
-            print("signed with key \(signingKey.keyID) (\(signingKey.algorithm)): \(Diagnostics.displayName(of: destination))")
+            try Output.line("signed with key \(signingKey.keyID) (\(signingKey.algorithm)): \(Diagnostics.displayName(of: destination))")
         }
     }
 }

@@ -79,6 +79,7 @@ struct VerifyHTTPCommand: ParsableCommand {
         }
         let diagnostics = Diagnostics(input: file, format: format, quiet: false)
         let bytes = try InputReader.admit(file, policy: GatePolicy(maxBytes: maxBytes), diagnostics: diagnostics).bytes
+        let verified: VerifiedHTTPMessage
         do {
             let message = try HTTPMessage.parse(bytes, scheme: scheme)
             let components: [HTTPComponent]
@@ -94,15 +95,15 @@ struct VerifyHTTPCommand: ParsableCommand {
             let policy = HTTPSignaturePolicy(
                 requiring: components, requireContentDigest: !noContentDigest, maximumAge: maxAge == 0 ? nil : .seconds(maxAge),
                 clockSkew: .seconds(clockSkew), expectedTag: tag, label: label)
-            let verified = try HTTPSignatures.verify(
+            verified = try HTTPSignatures.verify(
                 message, trusting: trusted, policy: policy, now: now.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date())
-            report(verified)
         } catch {
             throw diagnostics.fail(error)
         }
+        try report(verified)
     }
 
-    private func report(_ verified: VerifiedHTTPMessage) {
+    private func report(_ verified: VerifiedHTTPMessage) throws {
         let name = Diagnostics.displayName(of: file)
         let covered = verified.coveredComponents.map(\.name)
         switch format {
@@ -119,7 +120,7 @@ struct VerifyHTTPCommand: ParsableCommand {
             } else {
                 lines.append("  body: not covered (content-digest is not signed)")
             }
-            print(lines.joined(separator: "\n"))
+            try Output.line(lines.joined(separator: "\n"))
         case .json:
             var object: JSONObject = [
                 "valid": true, "label": .string(verified.label), "keyID": .string(verified.keyID.rawValue),
@@ -127,7 +128,7 @@ struct VerifyHTTPCommand: ParsableCommand {
             ]
             if let created = verified.parameters.created { object["created"] = .number(JSONNumber(Int(created))) }
             if let body = verified.body { object["bodyBytes"] = .number(JSONNumber(body.bytes.count)) }
-            print(JSONValue.object(object).jsonString())
+            try Output.line(JSONValue.object(object).jsonString())
         }
     }
 }

@@ -132,6 +132,26 @@ import VettedTestSupport
         }
     }
 
+    /// The other things `vet` writes to standard output: a digest, JSON diagnostics.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func everyWriteToAFullDiskIsExitSeventyFour() throws {
+        let file = try Vet.temporaryFile(Array("[1,]".utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for arguments in [["digest", file], ["json", "--diagnostics", "json", file], ["json", "--diagnostics", "json", file + ".missing"]] {
+            let process = Process()
+            process.executableURL = Vet.executable
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            process.standardError = errors
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 74, "\(arguments)")
+            #expect(stderr == "vet: cannot write the output: no space left on device (errno 28)\n", "\(arguments)")
+        }
+    }
+
     /// File names are input too: controls, bidi overrides and newlines are escaped in text diagnostics.
     @Test func fileNamesAreEscapedInText() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vet-names-\(UUID().uuidString.prefix(8))")
