@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Vetted
+import VettedMacros
 
 /// `compare scaling`: each hostile shape built at n, 2n and 4n and timed;
 /// the growth factor per doubling says whether the cost is linear (about 2)
@@ -93,7 +94,32 @@ struct ScalingCheck: ParsableCommand {
                 "$top": .dictionary(["root": .uid(UInt64(objects.count - 1))]), "$objects": .array(objects),
             ])))
         }
+        // A model of three fields in an object of n unknown members ("name" last, so each
+        // decode's lookups pass over them all): the tape path (init(from:)) and @Vetted's.
+        func unknownKeysJSON(_ count: Int) -> [UInt8] {
+            var text = "{\"id\": 7, \"price\": 12.5"
+            for index in 0..<count { text += ", \"key_\(index)_x\": \(index)" }
+            return Array((text + ", \"name\": \"lamp\"}").utf8)
+        }
+        func unknownKeysShape<T: Decodable>(_ name: String, _ type: T.Type, _ n: Int) -> Shape {
+            Shape(name: name, n: n) { count in
+                let bytes = unknownKeysJSON(count)
+                let decoder = jsonDecoder { _ in }
+                return { for _ in 0..<10 { _ = try decoder.decode(T.self, from: bytes) } }
+            }
+        }
         let shapes: [Shape] = [
+            unknownKeysShape("json.unknown-keys.codable", ScalingModel.Codable.self, 2_000),
+            unknownKeysShape("json.unknown-keys.vetted", ScalingModel.Vetted.self, 2_000),
+            Shape(name: "bplist.unknown-keys", n: 4_000) { count in
+                var entries: [PlistDictionary.Entry] = [.init(key: "id", value: .integer(.signed(7))), .init(key: "price", value: .real(12.5))]
+                entries += (0..<count).map { .init(key: "key_\($0)_x", value: .integer(.signed(Int64($0)))) }
+                entries.append(.init(key: "name", value: .string("lamp")))
+                let bytes = PlistWriter.binary(.dictionary(PlistDictionary(entries)))
+                let decoder = VettedPropertyListDecoder()
+                decoder.limits = unlimited
+                return { for _ in 0..<10 { _ = try decoder.decode(ScalingModel.Vetted.self, from: bytes) } }
+            },
             decodeShape("json.keys.default", 2_000) { _ in },
             decodeShape("json.keys.snake-case", 2_000) { $0.keyDecodingStrategy = .convertFromSnakeCase },
             decodeShape("json.keys.custom", 2_000) { $0.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") } },
@@ -280,3 +306,19 @@ struct ScalingCheck: ParsableCommand {
 func scalingMeasuredWork(_ work: () throws -> Void) rethrows {
     try work()
 }
+
+/// The models of the unknown-keys shapes: three fields, by `init(from:)` and by `@Vetted`.
+enum ScalingModel {
+    struct Codable: Decodable {
+        let id: Int
+        let price: Double
+        let name: String
+    }
+
+    @Vetted struct Vetted: Decodable {
+        var id: Int
+        var price: Double
+        var name: String
+    }
+}
+
