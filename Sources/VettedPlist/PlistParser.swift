@@ -69,14 +69,22 @@ public struct PlistParser: Sendable {
         return try result.get()
     }
 
-    /// Where the value at `path` sits in a binary plist (of the deepest
-    /// container on the way that holds it), for a structural error's place;
-    /// `nil` for XML, whose values are not located yet.
+    /// Where the value at `path` sits (or the deepest container on the way
+    /// that holds it), for a structural error's place: a binary plist's object
+    /// found by walking the graph, an XML element's tag found by reading the
+    /// document again. Asked once per failed decode call.
     func offset(of path: [(key: String, index: Int?)], in source: SourceText, as format: Format) -> Int? {
-        guard format == .binary else { return nil }
-        return source.withScanner { scanner -> Int? in
-            guard var reader = try? binaryReader(scanner, source) else { return nil }
-            return reader.offset(at: path)
+        source.withScanner { scanner -> Int? in
+            switch format {
+            case .binary:
+                guard var reader = try? binaryReader(scanner, source) else { return nil }
+                return reader.offset(at: path)
+            case .xml:
+                var reader = XMLPlistReader(scanner: scanner, source: source, limits: limits, duplicateKeys: duplicateKeys)
+                reader.sought = path
+                _ = try? reader.read()
+                return reader.soughtOffset
+            }
         }
     }
 

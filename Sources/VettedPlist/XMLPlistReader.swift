@@ -31,6 +31,17 @@ struct XMLPlistReader {
 
     private let duplicateKeys: DuplicateKeyPolicy
 
+    /// A coding path to locate while reading (a structural error's place): the
+    /// offset of the element at the deepest of its prefixes that the document
+    /// holds lands in ``soughtOffset``. Matched as the reader goes, one
+    /// comparison per value of the containers on the path.
+    var sought: [(key: String, index: Int?)]?
+    private(set) var soughtOffset: Int?
+    /// How many of ``sought``'s components the open containers match.
+    private var soughtDepth = 0
+    /// Set once the deepest match is closed (or is not a container): nothing after it is on the path.
+    private var soughtDone = false
+
     init(scanner: ByteScanner, source: SourceText, limits: Limits, duplicateKeys: DuplicateKeyPolicy = .reject) {
         self.scanner = scanner
         self.source = source
@@ -211,11 +222,17 @@ struct XMLPlistReader {
                     throw error(.unexpectedElement, at: tag.start, "<\(Excerpt.escape(tag.name))> where a <key> is expected", path: path())
                 }
                 containers[containers.count - 1].container = .dictionary(valueBase: valueBase, keyBase: keyBase, pendingKey: false)
+                if sought != nil, keys.indices.contains(keyBase + containers[containers.count - 1].count - 1) {
+                    seek(tag, key: keys[keyBase + containers[containers.count - 1].count - 1])
+                }
             } else if case .array? = containers.last?.container {
                 containers[containers.count - 1].count += 1
                 guard containers[containers.count - 1].count <= limits.maxMembers else {
                     throw error(.memberLimitExceeded, at: tag.start, "array has more than \(limits.maxMembers) elements", path: path())
                 }
+                if sought != nil { seek(tag, index: containers[containers.count - 1].count - 1) }
+            } else if sought != nil, soughtOffset == nil {
+                soughtOffset = tag.start  // the root
             }
             valueCount += 1
             guard valueCount <= limits.maxValues else {
@@ -252,6 +269,18 @@ struct XMLPlistReader {
         } while !containers.isEmpty
     }
 
+    /// The value of `tag` is the next component of ``sought`` when its container
+    /// is matched so far and its key (in a dictionary) or index (in an array) is that component's.
+    private mutating func seek(_ tag: Tag, key: String? = nil, index: Int? = nil) {
+        guard let sought, !soughtDone, soughtDepth == containers.count - 1, soughtDepth < sought.count else { return }
+        let wanted = sought[soughtDepth]
+        let matches = key.map { $0 == wanted.key } ?? (index != nil && index == wanted.index)
+        guard matches else { return }
+        soughtOffset = tag.start
+        soughtDepth += 1
+        if tag.isEmpty || (tag.name != "dict" && tag.name != "array") { soughtDone = true }
+    }
+
     private mutating func expectClosing(_ name: String) throws(VettedError) {
         guard let tag = try peekTag(), tag.isClosing, tag.name == name else {
             throw error(.malformedXML, at: scanner.offset, "expected </\(name)>", path: path())
@@ -276,6 +305,7 @@ struct XMLPlistReader {
 
     private mutating func finishContainer(at offset: Int) throws(VettedError) {
         guard let top = containers.popLast() else { return }
+        if sought != nil, containers.count <= soughtDepth { soughtDone = true }
         switch top.container {
         case .array(let valueBase):
             let elements = Array(values[valueBase...])

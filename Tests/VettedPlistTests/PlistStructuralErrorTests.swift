@@ -47,11 +47,34 @@ import VettedPlist
     }
 
     @Test(arguments: [0, 1])
-    func xmlGivesTheSameCodeAndPath(firstID: Int) throws {
+    func xmlLocatesTheBadValueAtItsElement(firstID: Int) throws {
         let bytes = try PlistWriter.xml(Self.document(firstID: firstID))
         let error = try #require(throws: DecodingError.self) { try VettedPropertyListDecoder().decode([Trip].self, from: Data(bytes)) }
         let located = try #require(error.vettedError)
-        #expect(located == VettedError(code: .invalidValue, path: [.index(1), .key("terrains"), .index(2)]))
+        #expect(located.code == .invalidValue)
+        #expect("\(located.path)" == "$[1].terrains[2]")
+        let offset = try #require(located.offset)
+        #expect(String(decoding: bytes[offset...].prefix(21), as: UTF8.self) == "<string>bogus</string")
+        #expect(located.line != nil)
         #expect(VettedFailure(error).stage == .structure)
+    }
+
+    /// A missing key: its `<dict>`; a sibling that has the key is not taken for it.
+    @Test func xmlLocatesAMissingKeyAtItsDictionary() throws {
+        let document = PlistValue.array([
+            .dictionary(["id": .integer(PlistInteger(1)), "terrains": .array([])]),
+            .dictionary(["id": .integer(PlistInteger(2))]),
+            .dictionary(["id": .integer(PlistInteger(3)), "terrains": .array([])]),
+        ])
+        let bytes = try PlistWriter.xml(document)
+        let error = try #require(throws: DecodingError.self) { try VettedPropertyListDecoder().decode([Trip].self, from: Data(bytes)) }
+        let located = try #require(error.vettedError)
+        #expect(located.code == .keyNotFound)
+        #expect("\(located.path)" == "$[1].terrains")
+        let offset = try #require(located.offset)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let dicts = text.ranges(of: "<dict>").map { text.utf8.distance(from: text.utf8.startIndex, to: $0.lowerBound) }
+        #expect(dicts.count == 3)
+        #expect(offset == dicts[1])
     }
 }
