@@ -70,7 +70,7 @@ for module in "${modules[@]}"; do
   if [ ! -f "$object" ] || [ -n "$(find "$root/Sources/$module" "${objects[@]}" -newer "$object" -print -quit)" ]; then
     echo "building $module"
     swiftc "${flags[@]}" -wmo -module-name "$module" -emit-module -emit-module-path "$shared_modules/$module.swiftmodule" \
-      -c "$root"/Sources/"$module"/*.swift -o "$object"
+      -c $(find "$root/Sources/$module" -name '*.swift' | sort) -o "$object"
     touch "$object"  # swiftc leaves an unchanged object's time alone
   fi
   objects+=("$object")

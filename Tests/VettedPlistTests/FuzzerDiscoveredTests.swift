@@ -22,6 +22,30 @@ import VettedPlist
         #expect(try PlistParser().parse(PlistWriter.binary(value)) == value)
     }
 
+    /// bplist fuzzer, timeout-c7102ced (210 bytes): arrays sharing their two
+    /// children level after level expand to 65,539 values, under the fuzz
+    /// target's 100,000. Bounded by `maxValues` and the amplification budget;
+    /// the fuzz run's 3-second timeout came from a loaded machine (0.7 s of CPU
+    /// in the ASan build for the target's seven passes). Counted here exactly.
+    @Test func fuzzerDiscoveredSharedArraysExpandWithinTheLimits() throws {
+        let bytes = Array(Data(base64Encoded: "YnBsaXN0MDCiIQGiAgKiAwNBBASiBQWiBgaiBQeiCKIJCAmiCgqiCwuiDAyiDQ2iDgaiDw+iEBCiERGiEhKiExOiFBSiFRWiFhaiFxeiGBiiGRmiGhqiGxuiHByiHR2iHh6iHx+iICCiISGiIiKiIyOiJCSiJSWiJiaiJyeiKCgJCAsRGhQOFx0gIyYpLC87M0FENT44a25xdHd6fYBHSk1QU1ZZXF9iZWhrbnF0d3p9gAAAAAAAAAEBAAAAAAAAACkAAAAAAAAAAAAAAAAAAACB") ?? Data())
+        #expect(bytes.count == 210)
+        func count(_ value: PlistValue) -> Int {
+            var total = 0
+            var pending = [value]
+            while let next = pending.popLast() {
+                total += 1
+                if case .array(let elements) = next { pending += elements }
+            }
+            return total
+        }
+        let value = try PlistParser(limits: Limits(maxValues: 100_000)).parse(bytes)
+        #expect(count(value) == 65_539)
+        let error = thrownError { () throws(VettedError) in _ = try PlistParser(limits: Limits(maxValues: 65_538)).parse(bytes) }
+        #expect(error?.code == .valueLimitExceeded)
+        #expect(try PlistParser().parse(PlistWriter.binary(value)) == value)
+    }
+
     @Test func xmlDatesCoverYearsOneTo9999() throws {
         let first = Date(timeIntervalSince1970: -62_135_596_800)
         let last = Date(timeIntervalSince1970: 253_402_300_799)

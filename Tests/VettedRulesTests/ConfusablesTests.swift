@@ -63,7 +63,7 @@ import VettedCore
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/VettedRules")
         var declared = Set<String>()
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+        for file in FileManager.default.subpaths(atPath: folder.path) ?? [] where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") where line.contains("public static let ") && line.contains("= VettedError.Code(\"") {
                 if let name = line.split(separator: "\"").dropFirst().first { declared.insert(String(name)) }

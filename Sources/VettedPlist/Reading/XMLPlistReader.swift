@@ -14,22 +14,22 @@ import Foundation
 /// - Iterative, with the same ``Limits`` as JSON: depth, members, values,
 ///   string bytes (after decoding), number length.
 struct XMLPlistReader {
-    private var scanner: ByteScanner
-    private let source: SourceText
-    private let limits: Limits
+    var scanner: ByteScanner
+    let source: SourceText
+    let limits: Limits
 
-    private enum Container {
+    enum Container {
         case array(valueBase: Int)
         /// `pendingKey`: a key was read and its value is expected next.
         case dictionary(valueBase: Int, keyBase: Int, pendingKey: Bool)
     }
 
-    private var containers: [(container: Container, start: Int, count: Int)] = []
-    private var values: [PlistValue] = []
-    private var keys: [String] = []
-    private var valueCount = 0
+    var containers: [(container: Container, start: Int, count: Int)] = []
+    var values: [PlistValue] = []
+    var keys: [String] = []
+    var valueCount = 0
 
-    private let duplicateKeys: DuplicateKeyPolicy
+    let duplicateKeys: DuplicateKeyPolicy
 
     /// A coding path to locate while reading (a structural error's place): the
     /// offset of the element at the deepest of its prefixes that the document
@@ -38,9 +38,9 @@ struct XMLPlistReader {
     var sought: [(key: String, index: Int?)]?
     private(set) var soughtOffset: Int?
     /// How many of ``sought``'s components the open containers match.
-    private var soughtDepth = 0
+    var soughtDepth = 0
     /// Set once the deepest match is closed (or is not a container): nothing after it is on the path.
-    private var soughtDone = false
+    var soughtDone = false
 
     init(scanner: ByteScanner, source: SourceText, limits: Limits, duplicateKeys: DuplicateKeyPolicy = .reject) {
         self.scanner = scanner
@@ -79,7 +79,7 @@ struct XMLPlistReader {
 
     // MARK: Prolog
 
-    private mutating func skipProlog() throws(VettedError) {
+    mutating func skipProlog() throws(VettedError) {
         while true {
             skipWhitespace()
             if starts(with: "<?") {
@@ -125,14 +125,14 @@ struct XMLPlistReader {
         }
     }
 
-    private mutating func skipComment() throws(VettedError) {
+    mutating func skipComment() throws(VettedError) {
         let start = scanner.offset
         guard let end = find("-->", from: start + 4) else { throw error(.malformedXML, at: start, "unterminated comment") }
         scanner.offset = end + 3
     }
 
     /// Whitespace and comments.
-    private mutating func skipMisc() throws(VettedError) {
+    mutating func skipMisc() throws(VettedError) {
         while true {
             skipWhitespace()
             if starts(with: "<!--") { try skipComment() } else { return }
@@ -141,7 +141,7 @@ struct XMLPlistReader {
 
     // MARK: Values
 
-    private struct Tag {
+    struct Tag {
         let name: String
         let isClosing: Bool
         let isEmpty: Bool
@@ -150,7 +150,7 @@ struct XMLPlistReader {
     }
 
     /// The tag at the scanner (after whitespace and comments), without consuming it.
-    private mutating func peekTag() throws(VettedError) -> Tag? {
+    mutating func peekTag() throws(VettedError) -> Tag? {
         try skipMisc()
         let start = scanner.offset
         guard scanner.current == UInt8(ascii: "<"), !scanner.isAtEnd else { return nil }
@@ -186,14 +186,14 @@ struct XMLPlistReader {
         return Tag(name: name, isClosing: isClosing, isEmpty: isEmpty, start: start, end: index + 1)
     }
 
-    private static func isNameByte(_ byte: UInt8) -> Bool {
+    static func isNameByte(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
     }
 
     /// Reads one complete value (iteratively, however deeply it nests).
-    private mutating func readValue() throws(VettedError) {
+    mutating func readValue() throws(VettedError) {
         let maxDepth = limits.effectiveMaxDepth
         repeat {
             guard let tag = try peekTag() else {
@@ -271,7 +271,7 @@ struct XMLPlistReader {
 
     /// The value of `tag` is the next component of ``sought`` when its container
     /// is matched so far and its key (in a dictionary) or index (in an array) is that component's.
-    private mutating func seek(_ tag: Tag, key: String? = nil, index: Int? = nil) {
+    mutating func seek(_ tag: Tag, key: String? = nil, index: Int? = nil) {
         guard let sought, !soughtDone, soughtDepth == containers.count - 1, soughtDepth < sought.count else { return }
         let wanted = sought[soughtDepth]
         let matches = key.map { $0 == wanted.key } ?? (index != nil && index == wanted.index)
@@ -281,14 +281,14 @@ struct XMLPlistReader {
         if tag.isEmpty || (tag.name != "dict" && tag.name != "array") { soughtDone = true }
     }
 
-    private mutating func expectClosing(_ name: String) throws(VettedError) {
+    mutating func expectClosing(_ name: String) throws(VettedError) {
         guard let tag = try peekTag(), tag.isClosing, tag.name == name else {
             throw error(.malformedXML, at: scanner.offset, "expected </\(name)>", path: path())
         }
         scanner.offset = tag.end
     }
 
-    private mutating func close(_ tag: Tag) throws(VettedError) {
+    mutating func close(_ tag: Tag) throws(VettedError) {
         guard let top = containers.last else { throw error(.malformedXML, at: tag.start, "unexpected </\(Excerpt.escape(tag.name))>") }
         let expected: String
         switch top.container {
@@ -303,7 +303,7 @@ struct XMLPlistReader {
         try finishContainer(at: tag.start)
     }
 
-    private mutating func finishContainer(at offset: Int) throws(VettedError) {
+    mutating func finishContainer(at offset: Int) throws(VettedError) {
         guard let top = containers.popLast() else { return }
         if sought != nil, containers.count <= soughtDepth { soughtDone = true }
         switch top.container {
@@ -338,7 +338,7 @@ struct XMLPlistReader {
 
     /// The decoded character data up to `</name>`: entities, character
     /// references and CDATA resolved, line ends normalized to LF.
-    private mutating func text(closing name: String, from tag: Tag) throws(VettedError) -> String {
+    mutating func text(closing name: String, from tag: Tag) throws(VettedError) -> String {
         var bytes: [UInt8] = []
         while true {
             guard !scanner.isAtEnd else { throw error(.malformedXML, at: tag.start, "<\(name)> is never closed", path: path()) }
@@ -374,7 +374,7 @@ struct XMLPlistReader {
     }
 
     /// Appends raw character data: valid UTF-8, XML characters only, CR and CRLF as LF.
-    private func appendCharacters(_ range: Range<Int>, to bytes: inout [UInt8]) throws(VettedError) {
+    func appendCharacters(_ range: Range<Int>, to bytes: inout [UInt8]) throws(VettedError) {
         var index = range.lowerBound
         while index < range.upperBound {
             let byte = scanner.byte(at: index)
@@ -399,7 +399,7 @@ struct XMLPlistReader {
         }
     }
 
-    private mutating func appendEntity(to bytes: inout [UInt8]) throws(VettedError) {
+    mutating func appendEntity(to bytes: inout [UInt8]) throws(VettedError) {
         let start = scanner.offset
         var end = start + 1
         while end < scanner.count, end - start <= 12, scanner.byte(at: end) != UInt8(ascii: ";") { end += 1 }
@@ -430,131 +430,9 @@ struct XMLPlistReader {
         }
     }
 
-    // MARK: Scalars
-
-    private func base64(_ text: String, at offset: Int) throws(VettedError) -> Data {
-        var sextets: [UInt8] = []
-        sextets.reserveCapacity(text.utf8.count)
-        var padding = 0
-        for byte in text.utf8 {
-            let sextet: UInt8
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextet = byte - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): sextet = byte - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): sextet = byte - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "+"): sextet = 62
-            case UInt8(ascii: "/"): sextet = 63
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            case 0x20, 0x09, 0x0A, 0x0D:
-                continue
-            default:
-                throw error(.invalidBase64, at: offset, "base64 data holds a character outside the alphabet", path: path())
-            }
-            guard padding == 0 else { throw error(.invalidBase64, at: offset, "base64 data continues after its padding", path: path()) }
-            sextets.append(sextet)
-        }
-        guard padding <= 2, (sextets.count + padding) % 4 == 0 || padding == 0 && sextets.count % 4 != 1 else {
-            throw error(.invalidBase64, at: offset, "base64 data has a wrong length or padding", path: path())
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(sextets.count * 3 / 4)
-        var index = 0
-        while index + 1 < sextets.count {
-            let a = sextets[index], b = sextets[index + 1]
-            bytes.append(a << 2 | b >> 4)
-            if index + 2 < sextets.count {
-                let c = sextets[index + 2]
-                bytes.append((b & 0x0F) << 4 | c >> 2)
-                if index + 3 < sextets.count { bytes.append((c & 0x03) << 6 | sextets[index + 3]) }
-            }
-            index += 4
-        }
-        return Data(bytes)
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ`, UTC.
-    private func date(_ text: String, at offset: Int) throws(VettedError) -> Date {
-        let bytes = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value = 0
-            for index in range {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int(digit)
-            }
-            return value
-        }
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z"),
-            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
-            hour < 24, minute < 60, second < 60
-        else {
-            throw error(.invalidDate, at: offset, "date must be YYYY-MM-DDTHH:MM:SSZ", path: path())
-        }
-        let days = CivilDate.daysSince1970(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
-    }
-
-    private func integer(_ text: String, at offset: Int) throws(VettedError) -> PlistInteger {
-        let trimmed = text.trimmingXMLWhitespace()
-        guard trimmed.utf8.count <= limits.maxNumberLength else {
-            throw error(.numberLengthLimitExceeded, at: offset, "integer text is longer than \(limits.maxNumberLength) bytes", path: path())
-        }
-        var digits = Substring(trimmed)
-        var negative = false
-        if digits.hasPrefix("-") || digits.hasPrefix("+") {
-            negative = digits.hasPrefix("-")
-            digits = digits.dropFirst()
-        }
-        var radix = 10
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
-            radix = 16
-            digits = digits.dropFirst(2)
-        }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && (radix == 16 || $0.isNumber) }) else {
-            throw error(.invalidNumberText, at: offset, "not an integer", path: path())
-        }
-        guard let magnitude = UInt64(digits, radix: radix) else {
-            throw error(.integerOutOfRange, at: offset, "integer outside the 64-bit range", path: path())
-        }
-        if !negative { return PlistInteger(magnitude) }
-        if magnitude == UInt64(Int64.max) + 1 { return .signed(.min) }
-        guard magnitude <= UInt64(Int64.max) else {
-            throw error(.integerOutOfRange, at: offset, "integer outside the 64-bit range", path: path())
-        }
-        return .signed(-Int64(magnitude))
-    }
-
-    private func real(_ text: String, at offset: Int) throws(VettedError) -> Double {
-        let trimmed = text.trimmingXMLWhitespace()
-        guard trimmed.utf8.count <= limits.maxNumberLength else {
-            throw error(.numberLengthLimitExceeded, at: offset, "real text is longer than \(limits.maxNumberLength) bytes", path: path())
-        }
-        switch trimmed.lowercased() {
-        case "nan", "+nan", "-nan": return .nan
-        case "inf", "+inf", "infinity", "+infinity": return .infinity
-        case "-inf", "-infinity": return -.infinity
-        default: break
-        }
-        // Decimal notation only (no hex floats).
-        let allowed = trimmed.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
-                || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-        }
-        guard allowed, let value = Double(trimmed) else {
-            throw error(.invalidNumberText, at: offset, "not a real number", path: path())
-        }
-        return value
-    }
-
     // MARK: Helpers
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while !scanner.isAtEnd {
             switch scanner.current {
             case 0x20, 0x09, 0x0A, 0x0D: scanner.offset += 1
@@ -563,13 +441,13 @@ struct XMLPlistReader {
         }
     }
 
-    private func starts(with literal: StaticString) -> Bool {
+    func starts(with literal: StaticString) -> Bool {
         let bytes = MarkupLiteral.bytes(literal)
         for (index, byte) in bytes.enumerated() where scanner.byte(at: scanner.offset + index) != byte { return false }
         return true
     }
 
-    private func find(_ literal: StaticString, from start: Int) -> Int? {
+    func find(_ literal: StaticString, from start: Int) -> Int? {
         let bytes = MarkupLiteral.bytes(literal)
         guard let first = bytes.first else { return nil }
         var index = start
@@ -584,7 +462,7 @@ struct XMLPlistReader {
         return nil
     }
 
-    private func path() -> DocumentPath {
+    func path() -> DocumentPath {
         var components: [DocumentPath.Component] = []
         for (container, _, count) in containers where count > 0 {
             switch container {
@@ -597,7 +475,7 @@ struct XMLPlistReader {
         return DocumentPath(components)
     }
 
-    private func error(
+    func error(
         _ code: VettedError.Code, at offset: Int, _ message: String, path: DocumentPath = DocumentPath(), related: Int? = nil
     ) -> VettedError {
         VettedError(code, at: offset, in: source, path: path, message: message, relatedOffset: related)

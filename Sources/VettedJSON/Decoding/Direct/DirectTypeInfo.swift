@@ -1,0 +1,96 @@
+import Foundation
+@_spi(Scanning) import VettedCore
+import VettedRules
+
+/// One object being read by generated code.
+public struct JSONDirectObject {
+    let info: DirectTypeInfo
+    /// The fields met so far, one bit each.
+    var seen: UInt64 = 0
+    var members = 0
+    /// The field after the last one found: keys usually come in order.
+    var hint = 0
+    /// Keys that are no field, to find a repeat among them.
+    var unknown: [Range<Int>] = []
+
+    static let unknownKeyLimit = 16
+}
+
+/// A type's rules as generated decoding reads them: each field's checks by its
+/// position in the field table, and the relations by their fields' positions.
+final class DirectTypeInfo {
+    let table: VettedFieldTable
+    let checks: [[FieldCheck]]
+    /// A field's rules as `Rule<String>` / `Rule<Int>` when all of them are of that
+    /// type: checked with no dispatch (the others go through ``checks``).
+    let stringRules: [[Rule<String>]?]
+    let intRules: [[Rule<Int>]?]
+    let relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)]
+
+    /// `nil` when the type is not for this path: more than 64 fields, or a rule the tape path
+    /// must report on (one on a key that is no field, a relation it cannot call on two values).
+    init?<G: VettedJSONDecodable>(_ type: G.Type) {
+        table = G.__vettedFields
+        let names = table.names
+        guard names.count <= 64 else { return nil }
+        guard let rules = TypeRules.of(G.self) else {
+            checks = []
+            stringRules = []
+            intRules = []
+            relations = []
+            return
+        }
+        var checks = [[FieldCheck]](repeating: [], count: names.count)
+        for entry in rules.entries {
+            guard let field = names.firstIndex(of: entry.key) else { return nil }
+            checks[field] = entry.checks
+        }
+        var relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)] = []
+        for relation in rules.relations {
+            guard relation.keys.count == 2, let pair = relation.pairBody,
+                let first = names.firstIndex(of: relation.keys[0]), let second = names.firstIndex(of: relation.keys[1])
+            else { return nil }
+            relations.append((first, second, pair))
+        }
+        self.checks = checks
+        func typed<Value>(_ type: Value.Type) -> [[Rule<Value>]?] {
+            checks.map { checks in
+                let rules = checks.compactMap { $0.rule(of: Value.self) }
+                return rules.count == checks.count ? rules : nil
+            }
+        }
+        stringRules = typed(String.self)
+        intRules = typed(Int.self)
+        self.relations = relations
+    }
+}
+
+extension VettedRawValueBytes {
+    /// The raw value spelled by the bytes in `range`.
+    @inline(__always)
+    func index(of range: Range<Int>, in scanner: ByteScanner) -> Int? {
+        let bytes = bytes
+        for index in bytes.indices {
+            let value = bytes[index]
+            if value.count == range.count, scanner.bytesEqual(range, value.span) { return index }
+        }
+        return nil
+    }
+}
+
+extension VettedFieldTable {
+    /// The field whose name is the key's bytes, or `nil`; `hint` is tried first
+    /// (the field after the last one found: keys usually come in order).
+    @inline(__always)
+    func field(matching range: Range<Int>, in scanner: ByteScanner, hint: Int) -> Int? {
+        let bytes = bytes
+        let count = bytes.count
+        func spells(_ index: Int) -> Bool {
+            let name = bytes[index]
+            return name.count == range.count && scanner.bytesEqual(range, name.span)
+        }
+        if hint < count, spells(hint) { return hint }
+        for index in 0..<count where index != hint && spells(index) { return index }
+        return nil
+    }
+}

@@ -1,0 +1,386 @@
+import Foundation
+@_spi(Scanning) import VettedCore
+import VettedRules
+
+/// A coding-path component.
+enum PathComponent {
+    case key(any CodingKey)
+    case index(Int)
+
+    var codingKey: any CodingKey {
+        switch self {
+        case .key(let key): key
+        case .index(let index): PathKey(intValue: index)
+        }
+    }
+}
+
+/// Where a container's coding path comes from: the decoder's path stack up
+/// to a depth (containers made in `init(from:)`, the usual case), or a copy
+/// (nested containers, which may be used after their parent moved on).
+enum PathBase {
+    case depth(Int)
+    case snapshot([PathComponent])
+}
+
+/// Decodes by walking the tape: one object per `decode` call (plus one per
+/// super decoder), whose current value and coding path move as `init(from:)`
+/// implementations ask for nested values.
+final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecoder {
+    let document: DecodingDocument
+    /// Where decoding is, saved and restored in one step as it moves to a child.
+    struct Frame {
+        /// The tape index of the value being decoded.
+        var current: Int
+        /// The rules of the type whose `init(from:)` runs now, for its keyed container.
+        var active: RuleScope?
+    }
+
+    var frame: Frame
+    var current: Int { frame.current }
+    var active: RuleScope? { frame.active }
+    var path: [PathComponent]
+    /// Where the last key lookup ended: the next lookup in the same object starts there,
+    /// so keys asked for in document order are found at once. One property, read and written once per lookup.
+    var hint = (object: -1, next: 0)
+
+    /// The call's rules (the document's), held here so that a field's check reads one property.
+    let engine: RuleEngine
+
+    init(document: DecodingDocument, current: Int, path: [PathComponent]) {
+        self.document = document
+        self.engine = document.engine
+        self.frame = Frame(current: current, active: nil)
+        self.path = path
+    }
+
+    var codingPath: [any CodingKey] { path.map(\.codingKey) }
+    var userInfo: [CodingUserInfoKey: Any] { document.userInfo }
+    var ruleEngine: RuleEngine { engine }
+
+    func codingPath(_ base: PathBase) -> [any CodingKey] { components(base).map(\.codingKey) }
+
+    func components(_ base: PathBase) -> [PathComponent] {
+        switch base {
+        case .depth(let depth): Array(path.prefix(depth))
+        case .snapshot(let components): components
+        }
+    }
+
+    // MARK: Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try expect(.object, at: current, codingPath)
+        let active = frame.active
+        if let active, active.isTracking { engine.sawKeys(Key.self, in: active) }
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(decoder: self, object: current, base: .depth(path.count), active: active))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try expect(.array, at: current, codingPath)
+        return TapeUnkeyedContainer(decoder: self, array: current, base: .depth(path.count))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: Moving
+
+    /// Decodes a `T` from the value at `index`, one `component` below `base`.
+    /// `info`, when given, is `document.info(for: T.self)`, looked up by the caller.
+    func child<T: Decodable>(_ type: T.Type, at index: Int, base: PathBase, _ component: PathComponent, info: TypeInfo? = nil) throws -> T {
+        // Only a Validatable type's own keyed container sees its rules, so the child starts without any.
+        let saved = frame
+        frame = Frame(current: index, active: nil)
+        defer { frame = saved }
+        if case .depth(let depth) = base, depth == path.count {
+            path.append(component)
+            defer { path.removeLast() }
+            return try decodeCurrent(T.self, depth: depth + 1, info: info)
+        }
+        let savedPath = path
+        let components = components(base) + [component]
+        path = components
+        defer { path = savedPath }
+        return try decodeCurrent(T.self, depth: components.count, info: info)
+    }
+
+    // MARK: Values
+
+    /// Decodes `T` from the current value, with special types and validation.
+    func unwrap<T: Decodable>(_ type: T.Type) throws -> T {
+        let saved = frame
+        frame.active = nil
+        defer { frame = saved }
+        return try decodeCurrent(T.self, depth: path.count, info: nil)
+    }
+
+    /// ``unwrap(_:)`` once the frame is set up: no rules active, `depth` components in the path.
+    private func decodeCurrent<T: Decodable>(_ type: T.Type, depth: Int, info known: TypeInfo?) throws -> T {
+        guard document.stack.hasRoom(atDepth: depth) else { throw tooDeep() }
+        let info = known ?? document.info(for: T.self)
+        // The casts live apart, so that the common path needs no `T?` metadata.
+        if info.special || info.container != nil { return try unwrapSpecial(T.self, info) }
+        guard let rules = info.rules else { return try T(from: self) }
+        return try engine.run(rules, path: { codingPath }) { scope in
+            frame.active = scope
+            return try T(from: self)
+        }
+    }
+
+    /// Values of the types the decoder reads its own way: Date, Data, URL,
+    /// Decimal and JSONValue by the decoder's strategies, arrays off the tape.
+    @inline(never)
+    private func unwrapSpecial<T: Decodable>(_ type: T.Type, _ info: TypeInfo) throws -> T {
+        // `SameType.cast`, not `as? T`: no `T?` metadata on every call.
+        switch info.container {
+        case .array(let array)?: return try elements(of: array, as: T.self)
+        case .stringDictionary(let dictionary)?: return try SameType.cast(try dictionary.decodeFromTape(self), to: T.self)
+        case .generated(let generated)?: return try decodeGenerated(generated, as: T.self, rules: info.rules)
+        case .stringEnum(let type)?:
+            do { return try enumCase(type, as: T.self) } catch {}
+            return try T(from: self)
+        case .intEnum(let type)?:
+            do { return try enumCase(type, as: T.self) } catch {}
+            return try T(from: self)
+        case .optional?, nil: break
+        }
+        if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
+        if T.self == Data.self { return try SameType.cast(try unwrapData(), to: T.self) }
+        if T.self == URL.self {
+            let text = try string(at: current, codingPath)
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
+            }
+            return try SameType.cast(url, to: T.self)
+        }
+        if T.self == Decimal.self { return try SameType.cast(try decimal(at: current, codingPath), to: T.self) }
+        if T.self == JSONValue.self { return try SameType.cast(document.jsonValue(at: current), to: T.self) }
+        return try T(from: self)
+    }
+
+    /// The case a string names; throws (for the caller to fall back to `init(from:)`) for anything else.
+    private func enumCase<E: VettedStringEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
+        let entry = document.entry(current)
+        guard entry.kind == .string else { throw VettedRawValueMiss() }
+        return try SameType.cast(try E(__vettedRawValue: document.string(entry)), to: T.self)
+    }
+
+    /// The case an integer names; throws (for the caller to fall back to `init(from:)`) for anything else.
+    private func enumCase<E: VettedIntEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
+        try SameType.cast(try E(__vettedRawValue: try integer(Int.self, at: current, [])), to: T.self)
+    }
+
+    /// An array type's elements, read off the tape.
+    private func elements<Elements: TapeArrayDecodable, T>(of type: Elements.Type, as: T.Type) throws -> T {
+        try SameType.cast(try Elements.decodeFromTape(self), to: T.self)
+    }
+
+    /// The value at the current path nests deeper than this call's stack budget allows.
+    func tooDeep() -> DecodingError {
+        let codingPath = codingPath
+        let error = VettedError(
+            code: .depthLimitExceeded, path: DocumentPath(codingPath: codingPath),
+            message: "the model nests " + document.stack.exceededMessage)
+        return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+    }
+
+    /// Checks the field rules for `key` (whose string value is `name`, value at
+    /// tape index `index`) of the value `scope` belongs to.
+    /// ``RuleEngine/decoded(_:name:in:path:location:)``'s steps, here where
+    /// they are specialized for the field's type (the hot path of decoding).
+    @inline(__always)
+    func validate<Value>(_ decoded: Value, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
+        // The rules' entry for `name`, found here (a call into VettedRules per field costs more than the loop).
+        let rules = scope.rules
+        let length = name.utf8.count
+        guard let entry = rules.entries.indices.first(where: { rules.entries[$0].length == length && rules.entries[$0].key == name }) else { return }
+        try validate(decoded, entry: entry, key: key, name: name, at: index, scope: scope, base: base)
+    }
+
+    /// ``validate(_:key:name:at:scope:base:)`` once the rules' entry for the field is known
+    /// (generated decoding knows it from the start).
+    @inline(__always)
+    func validate<Value>(_ decoded: Value, entry: Int, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
+        let rules = scope.rules
+        guard rules.entries.indices.contains(entry) else { return }
+        for check in rules.entries[entry].checks {
+            let outcome = check.outcome(decoded)
+            if case .passed = outcome { continue }
+            try engine.failed(
+                outcome, check: check, name: name, valueType: Value.self, in: scope, path: { codingPath(base) + [key] },
+                location: { document.location(ofValueAt: index) })
+        }
+        if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
+    }
+
+    // MARK: Scalars
+
+    func string(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        let entry = document.entry(index)
+        guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
+        return document.string(entry)
+    }
+
+    func bool(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        let entry = document.entry(index)
+        switch entry.kind {
+        case .true: return true
+        case .false: return false
+        // As in Foundation, a null where a Bool is expected is a type mismatch, not a missing value.
+        default: throw mismatch(Bool.self, entry, codingPath(), nullIsMismatch: true)
+        }
+    }
+
+    func integer<I: FixedWidthInteger>(_ type: I.Type, at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> I {
+        let entry = document.entry(index)
+        guard entry.kind == .number else { throw mismatch(I.self, entry, codingPath()) }
+        guard let integer = document.integer(I.self, entry) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(document.literal(entry), maximumBytes: 32)) is not representable in \(I.self)."))
+        }
+        return integer
+    }
+
+    func double(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
+        let entry = document.entry(index)
+        switch entry.kind {
+        case .number:
+            guard let double = document.double(entry) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(document.literal(entry), maximumBytes: 32)) is not representable in Double."))
+            }
+            return double
+        case .string:
+            if case .convertFromString(let positive, let negative, let nan) = document.floats {
+                let string = document.string(entry)
+                if string == positive { return .infinity }
+                if string == negative { return -.infinity }
+                if string == nan { return .nan }
+            }
+            throw mismatch(Double.self, entry, codingPath())
+        default:
+            throw mismatch(Double.self, entry, codingPath())
+        }
+    }
+
+    func float(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
+        let double = try double(at: index, codingPath())
+        guard !double.isFinite || abs(double) <= Double(Float.greatestFiniteMagnitude) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "Number \(double) is not representable in Float."))
+        }
+        return Float(double)
+    }
+
+    func decimal(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Decimal {
+        let entry = document.entry(index)
+        guard entry.kind == .number else { throw mismatch(Decimal.self, entry, codingPath()) }
+        let number = JSONNumber(validatedLiteral: document.literal(entry))
+        guard let decimal = try? number.decimalValue else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Decimal."))
+        }
+        return decimal
+    }
+
+    /// A date by the date strategy; NaN and infinities (through `secondsSince1970` with
+    /// non-conforming floats, say) are refused: every comparison with them is false.
+    func unwrapDate() throws -> Date {
+        let date = try strategyDate()
+        guard date.timeIntervalSinceReferenceDate.isFinite else {
+            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: codingPath), message: "the date is not a finite number of seconds")
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+        }
+        return date
+    }
+
+    @inline(__always)
+    private func strategyDate() throws -> Date {
+        switch document.date {
+        case .deferredToDate:
+            return try Date(from: self)
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: current, codingPath))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: current, codingPath) / 1_000)
+        case .iso8601:
+            let entry = document.entry(current)
+            guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath) }
+            guard let date = document.iso8601Date(entry) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        case .formatted(let formatter):
+            let text = try string(at: current, codingPath)
+            guard let date = formatter.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Date string does not match format expected by formatter."))
+            }
+            return date
+        case .custom(let decode):
+            return try decode(self)
+        }
+    }
+
+    func unwrapData() throws -> Data {
+        switch document.data {
+        case .deferredToData:
+            return try Data(from: self)
+        case .base64:
+            let text = try string(at: current, codingPath)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data
+        case .custom(let decode):
+            return try decode(self)
+        }
+    }
+
+    func mismatch(
+        _ type: Any.Type, _ entry: JSONTape.Entry, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
+    ) -> DecodingError {
+        if entry.kind == .null, !nullIsMismatch {
+            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+        return .typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: expected ?? "Expected to decode \(type) but found \(Self.describe(entry)) instead."))
+    }
+
+    /// Throws JSONDecoder's type mismatch unless the value at `index` is a container of `kind` (`.object` or `.array`).
+    func expect(_ kind: JSONTape.Kind, at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws {
+        let entry = document.entry(index)
+        guard entry.kind != kind else { return }
+        let type: Any.Type = kind == .object ? [String: Any].self : [Any].self
+        let name = kind == .object ? "Dictionary<String, Any>" : "Array<Any>"
+        throw mismatch(type, entry, codingPath(), expected: "Expected to decode \(name) but found \(Self.describe(entry)) instead.")
+    }
+
+    static func describe(_ entry: JSONTape.Entry) -> String {
+        switch entry.kind {
+        case .null: "null"
+        case .false, .true: "bool"
+        case .number: "number"
+        case .string, .key: "a string"
+        case .array: "an array"
+        case .object: "a dictionary"
+        }
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { document.entry(current).kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try bool(at: current, codingPath) }
+    func decode(_ type: String.Type) throws -> String { try string(at: current, codingPath) }
+    func decode(_ type: Double.Type) throws -> Double { try double(at: current, codingPath) }
+    func decode(_ type: Float.Type) throws -> Float { try float(at: current, codingPath) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(Int.self, at: current, codingPath) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self, at: current, codingPath) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self, at: current, codingPath) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(Int32.self, at: current, codingPath) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(Int64.self, at: current, codingPath) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self, at: current, codingPath) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self, at: current, codingPath) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self, at: current, codingPath) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self, at: current, codingPath) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self, at: current, codingPath) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try unwrap(T.self) }
+}

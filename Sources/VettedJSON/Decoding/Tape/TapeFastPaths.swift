@@ -1,0 +1,151 @@
+import Foundation
+@_spi(Scanning) import VettedCore
+import VettedRules
+
+/// What the decoder knows of a type.
+struct TypeInfo {
+    /// Its rules, if it is `Validatable`.
+    let rules: TypeRules?
+    /// Containers the decoder reads off the tape itself.
+    enum Container {
+        /// Arrays: no container box, capacity from the element count.
+        case array(any TapeArrayDecodable.Type)
+        /// `[String: V]` under a key strategy: its keys are data, not coding keys, and are not converted.
+        case stringDictionary(any TapeStringDictionaryDecodable.Type)
+        /// A `@Vetted` type's generated decoding, when this call can use it.
+        case generated(any VettedJSONDecodable.Type)
+        /// An optional: a generated field of it decodes as `decodeIfPresent`.
+        case optional(any AbsentOptional.Type)
+        /// A `@Vetted` enum (no rules): a raw value naming a case is that case;
+        /// anything else goes through its (standard) `init(from:)`.
+        case stringEnum(any VettedStringEnum.Type)
+        case intEnum(any VettedIntEnum.Type)
+    }
+
+    /// One field for every kind, so that the struct stays small (copied per value, and on
+    /// the stack of every level of a recursive model).
+    let container: Container?
+    /// Date, Data, URL, Decimal or JSONValue: decoded by the decoder's own rules.
+    let special: Bool
+
+    /// The optional's type, when the type is one.
+    var optional: (any AbsentOptional.Type)? {
+        if case .optional(let type)? = container { return type }
+        return nil
+    }
+}
+
+/// Arrays read straight off the tape: no container box, and the capacity
+/// reserved from the element count (which the parser bounded).
+protocol TapeArrayDecodable {
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> Self
+}
+
+extension Array: TapeArrayDecodable where Element: Decodable {
+    /// As `Array.init(from:)` does through an unkeyed container: the same errors and paths.
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> [Element] {
+        try decoder.arrayElements(Element.self)
+    }
+}
+
+extension TapeDecoder {
+    /// The current value's elements, as `Array.init(from:)` reads them through an
+    /// unkeyed container: the same errors and paths. A function of the element
+    /// type, not of the array's: the arrays of `@Vetted` enums are built with no
+    /// lookup of the array type.
+    func arrayElements<Element: Decodable>(_ type: Element.Type) throws -> [Element] {
+        let array = current
+        try expect(.array, at: array, codingPath)
+        let entry = document.entry(array)
+        let base = PathBase.depth(path.count)
+        var position = array + 1
+        // Looked up once for all the elements.
+        let info = entry.payload > position ? document.info(for: Element.self) : nil
+        switch info?.container {
+        case .stringEnum(let type)?:
+            return try stringEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+        case .intEnum(let type)?:
+            return try intEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+        default:
+            break
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(entry.first)
+        var index = 0
+        while position < entry.payload {
+            elements.append(try child(Element.self, at: position, base: base, .index(index), info: info))
+            position = document.next(after: position)
+            index += 1
+        }
+        return elements
+    }
+}
+
+extension TapeDecoder {
+    /// The elements of an array of a `@Vetted` enum: each one that `fast`
+    /// reads (a raw value naming a case) is that case; any other goes through
+    /// `child`, to its standard `init(from:)`, which gives its own value or
+    /// error. The array is built in the enum's module (`__vettedArray`).
+    fileprivate func stringEnums<E: VettedStringEnum, Element>(
+        _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
+    ) throws -> [Element] {
+        let document = document
+        return try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
+            let element = document.entry($0)
+            guard element.kind == .string else { throw VettedRawValueMiss() }
+            return try E(__vettedRawValue: document.string(element))
+        }
+    }
+
+    fileprivate func intEnums<E: VettedIntEnum, Element>(
+        _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
+    ) throws -> [Element] {
+        try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
+            try E(__vettedRawValue: try self.integer(Int.self, at: $0, []))
+        }
+    }
+
+    private func enumElements<E: VettedRawValueEnum, Element>(
+        _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?,
+        fast: (Int) throws -> E
+    ) throws -> [Element] {
+        let document = document
+        // The depth of every element: without room there, each one goes to `child`, which throws tooDeep.
+        let room = document.stack.hasRoom(atDepth: path.count + 1)
+        var position = start
+        let cases = try E.__vettedArray(count: count) { index in
+            let at = position
+            if at >= end { document.invariantFailed("array element \(index) past the array's end") }
+            position = document.next(after: at)
+            if room {
+                do { return try fast(at) } catch {}
+            }
+            return try self.child(E.self, at: at, base: base, .index(index), info: info)
+        }
+        if position != end { document.invariantFailed("array of \(count) elements ends at \(position), not \(end)") }
+        return try SameType.cast(cases, toArrayOf: Element.self)
+    }
+}
+
+/// `[String: V]` read with its keys as they are written: as Foundation's
+/// `JSONDecoder` does, a key strategy converts coding keys, not a
+/// dictionary's keys (which are data).
+protocol TapeStringDictionaryDecodable {
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> Self
+}
+
+extension Dictionary: TapeStringDictionaryDecodable where Key == String, Value: Decodable {
+    static func decodeFromTape(_ decoder: TapeDecoder) throws -> [String: Value] {
+        let object = decoder.current
+        let document = decoder.document
+        try decoder.expect(.object, at: object, decoder.codingPath)
+        let base = PathBase.depth(decoder.path.count)
+        let members = KeyedReader.members(of: object, in: document)
+        var result: [String: Value] = [:]
+        result.reserveCapacity(members.count)
+        for member in members {
+            result[member.key] = try decoder.child(Value.self, at: member.value, base: base, .key(PathKey(stringValue: member.key)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,35 @@
+import SwiftDiagnostics
+public import SwiftSyntax
+public import SwiftSyntaxMacros
+
+/// `@Check`: generates nothing itself (`@Vetted` reads it), but refuses to sit
+/// where nothing would read it.
+public struct CheckMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard declaration.is(VariableDeclSyntax.self) else {
+            context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.checkNotOnProperty))
+            return []
+        }
+        let enclosing = context.lexicalContext.first { $0.asProtocol((any DeclGroupSyntax).self) != nil }
+        let attributes = enclosing?.asProtocol((any DeclGroupSyntax).self)?.attributes
+        if !(attributes.map(Model.hasVettedAttribute) ?? false) {
+            context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.checkOutsideVetted))
+        }
+        return []
+    }
+}
+
+/// A context that drops diagnostics: the second role of one attribute reads the same
+/// declaration, and the first has already said what is wrong with it.
+final class DiscardingContext<Base: MacroExpansionContext>: MacroExpansionContext {
+    let base: Base
+    init(_ base: Base) { self.base = base }
+    var lexicalContext: [Syntax] { base.lexicalContext }
+    func makeUniqueName(_ name: String) -> TokenSyntax { base.makeUniqueName(name) }
+    func diagnose(_ diagnostic: Diagnostic) {}
+    func location(of node: some SyntaxProtocol, at position: PositionInSyntaxNode, filePathMode: SourceLocationFilePathMode)
+        -> AbstractSourceLocation?
+    { base.location(of: node, at: position, filePathMode: filePathMode) }
+}

@@ -1,0 +1,85 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+import SwiftParser
+import VettedCore
+import VettedRules
+
+/// What the macros say when a declaration cannot be read as written.
+enum VettedDiagnostic: DiagnosticMessage {
+    case notStructOrClass
+    case nonFinalClass
+    case generic
+    case severalBindings
+    case notStored(String)
+    case notInCodingKeys(String)
+    case neverDecoded(String)
+    case missingType(String)
+    case noRules
+    case relationKeyPath
+    case checkNotOnProperty
+    case checkOutsideVetted
+    case enumRawType
+    case enumOwnDecoder
+    case lazyOrWrapped(String, String)
+    case invertedRange(String)
+    case invalidPattern(String, String)
+    case relationToUncoded(String)
+
+    var message: String {
+        switch self {
+        case .notStructOrClass: "@Vetted applies to a struct, a final class or an enum with String or Int raw values"
+        case .enumRawType: "@Vetted applies to an enum whose raw values are String or Int, without associated values"
+        case .enumOwnDecoder:
+            "@Vetted decodes an enum by its raw value, as the standard init(from:) does: this init(from:) would be bypassed; remove @Vetted or this init"
+        case .nonFinalClass: "@Vetted applies to a final class: a subclass could decode fields its rules do not know"
+        case .generic: "@Vetted does not support generic types yet; declare the rules with `Validation` by hand"
+        case .severalBindings: "@Check applies to one property: declare each property on its own line"
+        case .notStored(let name): "@Check on '\(name)', which is not a stored instance property: it is never decoded, so its rules could never run"
+        case .notInCodingKeys(let name):
+            "'\(name)' is not one of CodingKeys' cases: it is never decoded, so a rule on it could never run"
+        case .neverDecoded(let name):
+            "'\(name)' is a constant with a value: synthesized decoding never reads it, so its rules could never run"
+        case .missingType(let name): "@Check needs the property's type written out: 'var \(name): Type'"
+        case .noRules: "@Check needs at least one rule: @Check(.range(1...10))"
+        case .relationKeyPath: "a relation names another property of this type by key path: \\Type.property"
+        case .checkNotOnProperty: "@Check applies to a stored property"
+        case .checkOutsideVetted: "@Check is read only by @Vetted: mark the enclosing type @Vetted, or these rules never run"
+        case .lazyOrWrapped(let name, let reason):
+            "@Check on '\(name)', which is \(reason): what decoding stores is not the property's value, so its rules cannot run on it"
+        case .invertedRange(let range): "the range \(range) has its lower bound above its upper bound: it traps when it is built"
+        case .invalidPattern(let source, let why):
+            "the pattern \"\(source)\" does not compile (\(why)): every value would fail, read as bad data"
+        case .relationToUncoded(let name):
+            "a relation to '\(name)', which is not a coded stored property: its value is never decoded, so the relation could never run"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        let id: String
+        switch self {
+        case .notStructOrClass: id = "notStructOrClass"
+        case .nonFinalClass: id = "nonFinalClass"
+        case .generic: id = "generic"
+        case .severalBindings: id = "severalBindings"
+        case .notStored: id = "notStored"
+        case .notInCodingKeys: id = "notInCodingKeys"
+        case .neverDecoded: id = "neverDecoded"
+        case .missingType: id = "missingType"
+        case .noRules: id = "noRules"
+        case .relationKeyPath: id = "relationKeyPath"
+        case .checkNotOnProperty: id = "checkNotOnProperty"
+        case .checkOutsideVetted: id = "checkOutsideVetted"
+        case .enumRawType: id = "enumRawType"
+        case .enumOwnDecoder: id = "enumOwnDecoder"
+        case .lazyOrWrapped: id = "lazyOrWrapped"
+        case .invertedRange: id = "invertedRange"
+        case .invalidPattern: id = "invalidPattern"
+        case .relationToUncoded: id = "relationToUncoded"
+        }
+        return MessageID(domain: "VettedMacros", id: id)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+}
