@@ -32,3 +32,12 @@ package final class FirstPositions: Sendable {
         }
     }
 }
+
+/// Where looking keys up by scanning stops paying: a table of up to this many
+/// keys is searched linearly (comparing lengths and bytes, no hashing); a
+/// larger one gets a hash index, so that n lookups in n keys cost O(n), never
+/// O(n²). One number for every key table in Vetted: the parser's duplicate
+/// check, `JSONObject`, `PlistDictionary`, and both generated decoders' key matches.
+package enum SmallKeyTable {
+    package static let linearSearchLimit = 16
+}

@@ -111,7 +111,7 @@ struct JSONReader {
     }
 
     /// Objects with more members than this get a hash index for duplicate checks.
-    static let linearKeySearchLimit = 16
+    static let linearKeySearchLimit = SmallKeyTable.linearSearchLimit
 
     enum Mode {
         /// Check only.

@@ -28,7 +28,7 @@ public struct JSONObject: Sendable, RandomAccessCollection, CustomStringConverti
     private var lookup: FirstPositions?
 
     /// Objects up to this many members are searched in place.
-    static let indexThreshold = 16
+    static let indexThreshold = SmallKeyTable.linearSearchLimit
 
     public init(_ members: [Member] = []) {
         keys = members.map(\.key)

@@ -155,7 +155,7 @@ struct PlistEntryLookup {
     private var index: [String: Int]?
 
     /// Dictionaries up to this size are searched in place.
-    static let indexThreshold = 16
+    static let indexThreshold = SmallKeyTable.linearSearchLimit
 
     /// `entries` have no repeated key: the reader applied the duplicate-key policy.
     init(_ entries: [PlistDictionary.Entry]) {

@@ -124,7 +124,7 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
 
 extension PlistDictionary {
     /// Up to this many entries, repeated keys are looked for by comparing keys pairwise (at most 120 comparisons).
-    static let smallDictionary = 16
+    static let smallDictionary = SmallKeyTable.linearSearchLimit
 
     /// A key that appears twice: its text and the positions of both entries.
     package struct Repeat: Error {

@@ -13,7 +13,7 @@ public struct JSONDirectObject {
     /// Keys that are no field, to find a repeat among them.
     var unknown: [Range<Int>] = []
 
-    static let unknownKeyLimit = 16
+    static let unknownKeyLimit = SmallKeyTable.linearSearchLimit
 }
 
 /// A type's rules as generated decoding reads them: each field's checks by its
