@@ -90,4 +90,22 @@ import VettedRules
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
     }
+
+    /// One classifier: an excerpt escapes exactly the scalars the rule refuses
+    /// (and `\\`, `"`), over the Basic Multilingual Plane, the emoji plane and the tags' plane.
+    @Test func excerptsEscapeWhatTheRuleRefuses() {
+        var disagreements: [String] = []
+        for plane in [0x0000...0xFFFF, 0x1_F000...0x1_FFFF, 0xE_0000...0xE_FFFF] {
+            for value in plane {
+                guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+                let text = String(Character(scalar))
+                let escaped = Excerpt.escape(text) != text
+                let refused = unsafeDisplayCode(scalar, []) != nil || scalar == "\\" || scalar == "\""
+                if escaped != refused { disagreements.append("U+" + String(value, radix: 16, uppercase: true)) }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
+        #expect(Excerpt.escape("a\u{2028}b") == "a\\u{2028}b")
+        #expect(unsafeDisplayCode("\u{2028}", [.newlines]) == .controlCharacter)
+    }
 }

@@ -95,14 +95,11 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
         case 0x09: return "\\t"
         case 0x5C: return "\\\\"
         case 0x22 where quotes: return "\\\""
-        case 0x00...0x1F, 0x7F...0x9F,  // C0, DEL, C1 controls
-            0x200B...0x200F,  // zero-width characters and directional marks
-            0x2028...0x202E,  // line/paragraph separators, bidi embeddings and overrides
-            0x2060...0x2069,  // word joiner, invisible operators, bidi isolates
-            0xFEFF, 0xFFF9...0xFFFB:  // byte order mark, interlinear annotations
-            return "\\u{" + hex(scalar.value, digits: 0) + "}"
         default:
-            return nil
+            // Everything the display-safety rule refuses (controls, separators, bidi
+            // controls, invisible format characters, noncharacters): one classifier.
+            guard UnsafeScalar(scalar) != nil else { return nil }
+            return "\\u{" + hex(scalar.value, digits: 0) + "}"
         }
     }
 

@@ -9,7 +9,8 @@ public import VettedCore
 extension VettedError.Code {
     /// A NUL character (U+0000).
     public static let nulCharacter = VettedError.Code("nulCharacter")
-    /// A C0 or C1 control character (U+0001–U+001F, U+007F–U+009F) other than those allowed.
+    /// A C0 or C1 control character (U+0001–U+001F, U+007F–U+009F) other than those allowed,
+    /// or a line or paragraph separator (U+2028, U+2029).
     public static let controlCharacter = VettedError.Code("controlCharacter")
     /// A bidirectional control: an embedding, override, isolate or mark (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).
     public static let bidiControl = VettedError.Code("bidiControl")
@@ -34,7 +35,8 @@ public struct DisplayTextAllowance: OptionSet, Sendable, Hashable {
 
 extension Rule where Value == String {
     /// Text that is safe to show: no NUL, no C0 or C1 control characters
-    /// (tab and newlines only when allowed), no bidirectional controls, no
+    /// (tab and newlines only when allowed), no line or paragraph separators
+    /// (U+2028, U+2029), no bidirectional controls, no
     /// other invisible format characters (joiners only when allowed), no
     /// noncharacters. (A Swift `String` holds only valid Unicode scalar
     /// values: ill-formed input never gets this far.)
@@ -69,7 +71,7 @@ extension Rule where Value == String {
                     scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F)
                 }
                 index += length
-                if isDisplaySafeByRange(scalar) { continue }
+                if UnsafeScalar.isSafeByRange(scalar) { continue }
                 guard let decoded = Unicode.Scalar(scalar), unsafeDisplayCodeByProperties(decoded, allowance) == nil else {
                     return displayViolation(in: value, allowance)
                 }
@@ -91,39 +93,27 @@ private func displayViolation(in value: String, _ allowance: DisplayTextAllowanc
     return nil
 }
 
-/// Printable ASCII, and the ranges that hold no control, format character or noncharacter.
-@inline(__always)
-private func isDisplaySafeByRange(_ value: UInt32) -> Bool {
-    (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value < 0x600 && value != 0xAD) || (value >= 0x2070 && value < 0xFDD0)
-        || (value >= 0x1F000 && value < 0x1FFFE)
-}
-
-/// The defect `scalar` is in text to be shown, or `nil` when it may be shown.
-///
-/// Most text is printable ASCII or sits in ranges that hold no control, format
-/// character or noncharacter (Latin to Arabic but the soft hyphen; the rest of
-/// the Basic Multilingual Plane from U+2070 to the noncharacters at U+FDD0;
-/// the emoji planes' U+1F000 to U+1FFFD): those are answered without looking
-/// up the scalar's Unicode properties, which costs far more than the check.
-/// A test compares this with ``unsafeDisplayCodeByProperties(_:_:)`` on every scalar.
+/// The defect `scalar` is in text to be shown, or `nil` when it may be shown
+/// (``VettedCore/UnsafeScalar``, the classifier excerpts escape by, less the allowances).
 @inline(__always)
 package func unsafeDisplayCode(_ scalar: Unicode.Scalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
-    if isDisplaySafeByRange(scalar.value) { return nil }
-    return unsafeDisplayCodeByProperties(scalar, allowance)
+    UnsafeScalar(scalar).flatMap { code(for: $0, allowance) }
 }
 
 /// ``unsafeDisplayCode(_:_:)`` by the scalar's properties alone, for any scalar.
 package func unsafeDisplayCodeByProperties(_ scalar: Unicode.Scalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
-    switch scalar.value {
-    case 0: return .nulCharacter
-    case 0x09: return allowance.contains(.tab) ? nil : .controlCharacter
-    case 0x0A, 0x0D: return allowance.contains(.newlines) ? nil : .controlCharacter
-    case 0x01...0x1F, 0x7F...0x9F: return .controlCharacter
-    case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return .bidiControl
-    case 0x200C, 0x200D: return allowance.contains(.joiners) ? nil : .invisibleCharacter
-    default:
-        if scalar.properties.isNoncharacterCodePoint { return .nonCharacter }
-        if scalar.properties.generalCategory == .format { return .invisibleCharacter }
-        return nil
+    UnsafeScalar(byProperties: scalar).flatMap { code(for: $0, allowance) }
+}
+
+private func code(for kind: UnsafeScalar, _ allowance: DisplayTextAllowance) -> VettedError.Code? {
+    switch kind {
+    case .nul: .nulCharacter
+    case .tab: allowance.contains(.tab) ? nil : .controlCharacter
+    case .newline: allowance.contains(.newlines) ? nil : .controlCharacter
+    case .control: .controlCharacter
+    case .bidiControl: .bidiControl
+    case .joiner: allowance.contains(.joiners) ? nil : .invisibleCharacter
+    case .invisible: .invisibleCharacter
+    case .nonCharacter: .nonCharacter
     }
 }
