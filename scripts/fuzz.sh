@@ -50,7 +50,8 @@ flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,
 # @Vetted (the talk's Listing, the generated target's types) needs its compiler
 # plugin, a host tool that SwiftPM builds (debug, into .build as `swift test` does).
 if [[ " ${modules[*]} " == *" VettedMacros "* ]]; then
-  swift build --package-path "$root" --target VettedMacrosPlugin >/dev/null
+  # Building a target that expands the macros links the plugin (building the macro target alone does not).
+  swift build --package-path "$root" --target VettedTestSupport >/dev/null
   plugin="$(swift build --package-path "$root" --show-bin-path)/VettedMacrosPlugin-tool"
   flags+=(-load-plugin-executable "$plugin#VettedMacrosPlugin")
 fi
