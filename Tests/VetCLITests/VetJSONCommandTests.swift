@@ -42,6 +42,27 @@ struct Vet {
             stderr: String(decoding: err, as: UTF8.self))
     }
 
+    /// Runs `vet` with standard output on `/dev/full` (every write fails with ENOSPC).
+    /// The status is `nil` when the process did not exit normally (a signal, a trap).
+    static func runIntoFullDisk(_ arguments: [String], stdin: [UInt8] = []) throws -> (status: Int32?, stderr: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        process.standardError = errors
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: stdin)
+        try input.fileHandleForWriting.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationReason == .exit ? process.terminationStatus : nil, stderr)
+    }
+
+    static let fullDiskMessage = "vet: cannot write the output: no space left on device (errno 28)\n"
+
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vet-test-\(UUID().uuidString).json")
         try Data(bytes).write(to: url)

@@ -113,22 +113,9 @@ import VettedTestSupport
         let file = try Vet.temporaryFile(Array(#"{"a": [1, 2, 3]}"#.utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         for arguments in [["json", file], ["plist", "--format", "xml", "-"], ["plist", "-"]] {
-            let process = Process()
-            process.executableURL = Vet.executable
-            process.arguments = arguments
-            let input = Pipe()
-            let errors = Pipe()
-            process.standardInput = input
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-            process.standardError = errors
-            try process.run()
-            try input.fileHandleForWriting.write(contentsOf: PlistWriter.binary(VetPlistCommandTests.sample))
-            try input.fileHandleForWriting.close()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .exit, "\(arguments)")
-            #expect(process.terminationStatus == 74, "\(arguments)")
-            #expect(stderr == "vet: cannot write the output: no space left on device (errno 28)\n", "\(arguments)")
+            let result = try Vet.runIntoFullDisk(arguments, stdin: PlistWriter.binary(VetPlistCommandTests.sample))
+            #expect(result.status == 74, "\(arguments)")
+            #expect(result.stderr == Vet.fullDiskMessage, "\(arguments)")
         }
     }
 
@@ -138,17 +125,9 @@ import VettedTestSupport
         let file = try Vet.temporaryFile(Array("[1,]".utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         for arguments in [["digest", file], ["json", "--diagnostics", "json", file], ["json", "--diagnostics", "json", file + ".missing"]] {
-            let process = Process()
-            process.executableURL = Vet.executable
-            process.arguments = arguments
-            let errors = Pipe()
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-            process.standardError = errors
-            try process.run()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 74, "\(arguments)")
-            #expect(stderr == "vet: cannot write the output: no space left on device (errno 28)\n", "\(arguments)")
+            let result = try Vet.runIntoFullDisk(arguments)
+            #expect(result.status == 74, "\(arguments)")
+            #expect(result.stderr == Vet.fullDiskMessage, "\(arguments)")
         }
     }
 

@@ -255,18 +255,9 @@ import Vetted
         let file = try Vet.temporaryFile(Self.longArchive(count: 100))
         defer { try? FileManager.default.removeItem(atPath: file) }
         for arguments in [["archive", "inspect", file], ["archive", "inspect", "--format", "json", file], ["archive", "inspect", "--classes", file]] {
-            let process = Process()
-            process.executableURL = Vet.executable
-            process.arguments = arguments
-            let errors = Pipe()
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-            process.standardError = errors
-            try process.run()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .exit, "\(arguments)")
-            #expect(process.terminationStatus == 74, "\(arguments)")
-            #expect(stderr == "vet: cannot write the output: no space left on device (errno 28)\n", "\(arguments)")
+            let result = try Vet.runIntoFullDisk(arguments)
+            #expect(result.status == 74, "\(arguments)")
+            #expect(result.stderr == Vet.fullDiskMessage, "\(arguments)")
         }
     }
 
