@@ -1,7 +1,7 @@
-// The README's @Vetted sample, compiled and run (see DocSampleTests).
+// The sample of the article *Rules the compiler checks*, compiled and run (see DocSampleTests).
 import Foundation
 import Testing
-// sample: README.md#6
+// sample: CompilerCheckedRules.md#1
 import VettedMacros
 
 // end sample
@@ -10,7 +10,7 @@ import VettedMacros
 enum ReadmeMacro {
     enum Tag: String, Codable { case music, books }
 
-    // sample: README.md#6
+    // sample: CompilerCheckedRules.md#1
     @Vetted struct Listing: Codable {
         @Check(.range(1...Int(Int32.max))) var id: Int
         @Check(.url(URLPolicy(hosts: [.exact("example.com")], maximumLength: 50))) var url: String
@@ -27,7 +27,7 @@ enum ReadmeMacro {
             id: 1, url: "https://example.com/1", tags: [.music, .music], created: Date(timeIntervalSince1970: 10),
             lastUpdated: Date(timeIntervalSince1970: 5))
         let errors = #expect(throws: ValidationErrors.self) {
-            // sample: README.md#6
+            // sample: CompilerCheckedRules.md#1
             try listing.validate()   // a value made in code: the same rules, codes and paths
             // end sample
         }

@@ -1,9 +1,10 @@
-// The README's samples, compiled and run. Regions between `// sample:` and
-// `// end sample` are the README's blocks, line for line (DocSampleTests
+// Samples of the articles (TheGate, ParsingJSON, PrimitiveRules, DecodingWithValidation, PropertyLists, KeyedArchivesOverview), compiled and run.
+// Regions between `// sample:` and `// end sample` are the blocks, line for line (DocSampleTests
 // checks it); the code around them supplies what a block assumes.
+
 import Foundation
 import Testing
-// sample: README.md#3
+// sample: ParsingJSON.md#1
 import Vetted
 
 // end sample
@@ -28,7 +29,7 @@ private func listingsJSON(url: String = "https://example.com/1") -> Data {
     Data(#"[{"id": 1, "url": "\#(url)", "tags": ["music"], "created": "2024-01-01T00:00:00Z", "last_updated": "2024-01-02T00:00:00Z"}]"#.utf8)
 }
 
-// sample: README.md#5
+// sample: DecodingWithValidation.md#1
 extension Listing: Validatable {
     static let validation = Validation<Listing> {
         Field(CodingKeys.id, Rule<Int>.range(1...Int(Int32.max)))
@@ -40,7 +41,7 @@ extension Listing: Validatable {
 // end sample
 
 private
-// sample: README.md#8
+// sample: KeyedArchivesOverview.md#1
 final class Purchase: SecureCoding {
     static let supportsSecureCoding = true
     static let archiveClassNames = ["Purchase"]
@@ -82,7 +83,7 @@ final class Purchase: SecureCoding {
         let manifestDigest = DigestAlgorithm.sha256.digest(of: bytes).map { String(format: "%02x", $0) }.joined()
         let signatureHeader = try DetachedSignature.sign(bytes, with: key).base64
         let decoder = Self.decoder()
-        // sample: README.md#2
+        // sample: TheGate.md#1
         let keys = try TrustedKeys(fileText: String(contentsOfFile: publicKeyPath, encoding: .utf8))   // server.pub
         let policy = GatePolicy(
             maxBytes: 1 << 20,                                     // refused from the file's size, or at the cap
@@ -99,7 +100,7 @@ final class Purchase: SecureCoding {
     @Test func parser() throws {
         let data = Data("[{\"id\": 1, \"price\": \"5\"},\n{\"id\":2,\n    \"id\":3}]".utf8)
         let error = #expect(throws: VettedError.self) {
-            // sample: README.md#3
+            // sample: ParsingJSON.md#1
             do throws(VettedError) {
                 let value = try JSONParser().parse(data)          // Data, [UInt8] or String
                 let price = value[0]?["price"]?.stringValue
@@ -125,7 +126,7 @@ final class Purchase: SecureCoding {
     @Test func rules() throws {
         let value = "Lamp\u{1B}[2J"
         let error = #expect(throws: VettedError.self) {
-            // sample: README.md#4
+            // sample: PrimitiveRules.md#1
             let id: Rule<Int> = .range(1...Int(Int32.max))
             let name: Rule<String> = .length(1...200) && .displaySafe()     // characters; .utf8Length for bytes
             let price: Rule<String> = .pattern(try LinearPattern("[0-9]+(\\.[0-9]{1,2})?"))
@@ -148,7 +149,7 @@ final class Purchase: SecureCoding {
     @Test func decoding() throws {
         let decoder = Self.decoder()
         for data in [listingsJSON(), listingsJSON(url: "https://ex\u{430}mple.com/1")] {
-            // sample: README.md#5
+            // sample: DecodingWithValidation.md#1
             do {
                 let listings = try decoder.decode([Listing].self, from: data)
                 show(listings)
@@ -168,7 +169,7 @@ final class Purchase: SecureCoding {
     @Test func propertyLists() throws {
         let purchase = Purchase(listing: try Self.decoder().decode([Listing].self, from: listingsJSON())[0], date: Date())
         let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
-        // sample: README.md#7
+        // sample: PropertyLists.md#1
         let value = try PlistParser().parse(data)          // bplist00 or XML, detected from the first bytes
         let root = value["$top"]?["root"]?.uidValue         // PlistValue: dictionary, array, string, data,
                                                            // date, integer, real, bool, uid
@@ -184,7 +185,7 @@ final class Purchase: SecureCoding {
     @Test func archives() throws {
         let listing = try Self.decoder().decode([Listing].self, from: listingsJSON())[0]
         let purchase = Purchase(listing: listing, date: Date(timeIntervalSince1970: 1_600_000_000))
-        // sample: README.md#8
+        // sample: KeyedArchivesOverview.md#1
         let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
         let again = try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: data)
         // end sample
