@@ -28,7 +28,7 @@ public import Foundation
 /// make the cases from the raw values they read, with no decoder per value.
 @attached(member, names: named(validation), named(__vettedVisitFields), arbitrary)
 @attached(
-    extension, conformances: VettedModel, VettedJSONDecodable, VettedPlistDecodable, VettedStringEnum, VettedIntEnum, VettedJSONDirectArray,
+    extension, conformances: VettedModel, _VettedJSONDecodable, _VettedPlistDecodable, _VettedStringEnum, _VettedIntEnum, _VettedJSONDirectArray,
     names: named(__vettedFields), named(init(__vettedJSON:)), named(init(__vettedDirect:)), named(init(__vettedPlist:)),
     named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedRawValueBytes), named(__vettedCase), named(__vettedDirectArray))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
@@ -91,7 +91,8 @@ public struct CheckRule: Sendable {
 /// for ``validate(mode:)``.
 public protocol VettedModel: Validatable {
     /// Hands each coded property to `visitor` with its coding key. Generated.
-    func __vettedVisitFields(_ visitor: inout VettedFieldVisitor)
+    @_documentation(visibility: private)
+    func __vettedVisitFields(_ visitor: inout _VettedFieldVisitor)
 }
 
 extension VettedModel {
@@ -100,14 +101,15 @@ extension VettedModel {
     /// (`$.tags[1]`, keyed by coding keys), nested `@Vetted` values included.
     /// Violations carry no byte offsets: there is no document.
     public func validate(mode: ValidationMode = .collect) throws(ValidationErrors) {
-        var visitor = VettedFieldVisitor(mode: mode)
+        var visitor = _VettedFieldVisitor(mode: mode)
         visitor.descend(self, at: DocumentPath())
         if let errors = visitor.finish() { throw errors }
     }
 }
 
 /// Where the field is, generic over nothing: the same relation values, the same violations.
-public struct VettedFieldVisitor {
+@_documentation(visibility: private)
+public struct _VettedFieldVisitor {
     private let mode: ValidationMode
     private var errors: [VettedError] = []
     private var omitted = 0
@@ -242,6 +244,7 @@ extension Dictionary: VettedContainer {
 
 /// The type two properties compare as, in a relation: both key paths must
 /// have it, or the relation does not compile. Called by generated code.
+@_documentation(visibility: private)
 public func __vettedRelationType<Root, Value: Comparable & SendableMetatype>(
     _ property: KeyPath<Root, Value>, _ other: KeyPath<Root, Value>
 ) -> Value.Type {
@@ -250,6 +253,7 @@ public func __vettedRelationType<Root, Value: Comparable & SendableMetatype>(
 
 /// `other` is not after `property`, for `.notAfter`: a relation whose failure
 /// is reported at the first key. Called by generated code.
+@_documentation(visibility: private)
 public func __vettedRelationNotAfter<Value: Comparable & SendableMetatype>(
     _ key: String, _ other: String, as type: Value.Type
 ) -> RelationCheck {

@@ -60,7 +60,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             }
             """
         let walk: DeclSyntax = """
-            \(raw: access)func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+            \(raw: access)func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
             \(raw: visits.joined(separator: "\n"))
             }
             """
@@ -83,7 +83,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         if let enumeration = declaration.as(EnumDeclSyntax.self) {
             guard let raw = RawValueEnum(enumeration, attribute: node, in: DiscardingContext(context)) else { return [] }
             let access = raw.access.map { $0 + " " } ?? ""
-            let protocolName = raw.rawType == "String" ? "VettedStringEnum" : "VettedIntEnum"
+            let protocolName = raw.rawType == "String" ? "_VettedStringEnum" : "_VettedIntEnum"
             // String raw values: their bytes, and each case by its position among them.
             var byBytes = ""
             if raw.rawType == "String" {
@@ -91,7 +91,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 let switchCases = raw.cases.enumerated().map { "        case \($0.offset): return .\($0.element)" }.joined(separator: "\n")
                 byBytes = """
 
-                        \(access)static let __vettedRawValueBytes = VettedRules.VettedRawValueBytes([\(values)])
+                        \(access)static let __vettedRawValueBytes = VettedRules._VettedRawValueBytes([\(values)])
                         \(access)static func __vettedCase(_ index: Int) -> Self? {
                             switch index {
                     \(switchCases)
@@ -102,8 +102,8 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             }
             let decl: DeclSyntax = """
                 extension \(type.trimmed): VettedRules.\(raw: protocolName) {
-                    \(raw: access)init(__vettedRawValue rawValue: \(raw: raw.rawType)) throws(VettedRules.VettedRawValueMiss) {
-                        guard let value = Self(rawValue: rawValue) else { throw VettedRules.VettedRawValueMiss() }
+                    \(raw: access)init(__vettedRawValue rawValue: \(raw: raw.rawType)) throws(VettedRules._VettedRawValueMiss) {
+                        guard let value = Self(rawValue: rawValue) else { throw VettedRules._VettedRawValueMiss() }
                         self = value
                     }
                     \(raw: access)static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self] {
@@ -126,8 +126,8 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 """
                 : "            result.append(try reader.intCase(Self.self))"
             let direct: DeclSyntax = """
-                extension \(type.trimmed): VettedJSON.VettedJSONDirectArray {\(raw: byBytes)
-                    \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                extension \(type.trimmed): VettedJSON._VettedJSONDirectArray {\(raw: byBytes)
+                    \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
                         var result: [Self] = []
                         try reader.beginArray()
                         while try reader.nextElement(result.count) {
@@ -152,15 +152,15 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         // The inherited conformance is written out: the macro declares it too (for enums), and a
         // conformance a macro declares is not implied by another.
         let decoding: DeclSyntax = """
-            extension \(type.trimmed): VettedJSON.VettedJSONDecodable, VettedJSON.VettedJSONDirectArray {
-                \(raw: access)static let __vettedFields = VettedRules.VettedFieldTable([\(raw: names)])
-                \(raw: access)init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
+            extension \(type.trimmed): VettedJSON._VettedJSONDecodable, VettedJSON._VettedJSONDirectArray {
+                \(raw: access)static let __vettedFields = VettedRules._VettedFieldTable([\(raw: names)])
+                \(raw: access)init(__vettedJSON fields: inout VettedJSON._JSONFields) throws {
             \(raw: assignments.joined(separator: "\n"))
                 }
-                \(raw: access)init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
+                \(raw: access)init(__vettedDirect reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) {
             \(raw: directBody(model).joined(separator: "\n"))
                 }
-                \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
                     try reader.beginArray()
                     while try reader.nextElement(result.count) { result.append(try Self(__vettedDirect: &reader)) }
@@ -169,19 +169,19 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             }
             """
         let plistDecoding: DeclSyntax = """
-            extension \(type.trimmed): VettedPlist.VettedPlistDecodable {
-                \(raw: access)init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
+            extension \(type.trimmed): VettedPlist._VettedPlistDecodable {
+                \(raw: access)init(__vettedPlist fields: inout VettedPlist._PlistFields) throws {
             \(raw: assignments.joined(separator: "\n"))
                 }
             }
             """
         guard let decodingExtension = decoding.as(ExtensionDeclSyntax.self) else { return [ext] }
         var result = [ext]
-        if protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedJSONDecodable") }) {
+        if protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("_VettedJSONDecodable") }) {
             result.append(decodingExtension)
         }
         if let plistExtension = plistDecoding.as(ExtensionDeclSyntax.self),
-            protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("VettedPlistDecodable") })
+            protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("_VettedPlistDecodable") })
         {
             result.append(plistExtension)
         }
@@ -209,7 +209,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         lines.append("        }")
         let required = model.coded.indices.filter { !model.coded[$0].isOptional }
         if !required.isEmpty {
-            lines.append("        guard \(required.map { "let __vetted\($0)" }.joined(separator: ", ")) else { throw VettedRules.VettedDirectMiss() }")
+            lines.append("        guard \(required.map { "let __vetted\($0)" }.joined(separator: ", ")) else { throw VettedRules._VettedDirectMiss() }")
         }
         var related: [Int] = []
         for property in model.checked {

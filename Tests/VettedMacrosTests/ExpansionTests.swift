@@ -8,7 +8,7 @@ import VettedMacrosPlugin
 /// What `@Vetted` and `@Check` write, and what they refuse, checked on source text.
 @Suite struct ExpansionTests {
     static let macros: [String: MacroSpec] = [
-        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "VettedJSONDecodable", "VettedPlistDecodable", "VettedStringEnum", "VettedIntEnum", "VettedJSONDirectArray"]),
+        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "_VettedJSONDecodable", "_VettedPlistDecodable", "_VettedStringEnum", "_VettedIntEnum", "_VettedJSONDirectArray"]),
         "Check": MacroSpec(type: CheckMacro.self),
     ]
 
@@ -85,7 +85,7 @@ import VettedMacrosPlugin
                     VettedRules.Relation("last_updated", after: "created", as: VettedMacros.__vettedRelationType(\Listing.lastUpdated, \Listing.created))
                 }
 
-                func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
                     visitor.visit(self.id, key: "id")
                     visitor.visit(self.name, key: "name")
                     visitor.visit(self.tags, key: "tags")
@@ -109,16 +109,16 @@ import VettedMacrosPlugin
             extension Listing: VettedMacros.VettedModel {
             }
 
-            extension Listing: VettedJSON.VettedJSONDecodable, VettedJSON.VettedJSONDirectArray {
-                static let __vettedFields = VettedRules.VettedFieldTable(["id", "name", "tags", "created", "last_updated"])
-                init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
+            extension Listing: VettedJSON._VettedJSONDecodable, VettedJSON._VettedJSONDirectArray {
+                static let __vettedFields = VettedRules._VettedFieldTable(["id", "name", "tags", "created", "last_updated"])
+                init(__vettedJSON fields: inout VettedJSON._JSONFields) throws {
                     self.id = try fields.decode(0)
                     self.name = try fields.decode(1)
                     self.tags = try fields.decodeArray(2)
                     self.created = try fields.decode(3)
                     self.lastUpdated = try fields.decode(4)
                 }
-                init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
+                init(__vettedDirect reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) {
                     var object = try reader.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
                     var __vetted1: __VettedField1? = nil
@@ -142,7 +142,7 @@ import VettedMacrosPlugin
                         }
                     }
                     guard let __vetted0, let __vetted1, let __vetted2, let __vetted3, let __vetted4 else {
-                        throw VettedRules.VettedDirectMiss()
+                        throw VettedRules._VettedDirectMiss()
                     }
                     try reader.relations(&object) { field -> Any? in
                         switch field {
@@ -160,7 +160,7 @@ import VettedMacrosPlugin
                     self.created = __vetted3
                     self.lastUpdated = __vetted4
                 }
-                static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
                     try reader.beginArray()
                     while try reader.nextElement(result.count) {
@@ -170,8 +170,8 @@ import VettedMacrosPlugin
                 }
             }
 
-            extension Listing: VettedPlist.VettedPlistDecodable {
-                init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
+            extension Listing: VettedPlist._VettedPlistDecodable {
+                init(__vettedPlist fields: inout VettedPlist._PlistFields) throws {
                     self.id = try fields.decode(0)
                     self.name = try fields.decode(1)
                     self.tags = try fields.decodeArray(2)
@@ -207,7 +207,7 @@ import VettedMacrosPlugin
                     VettedRules.Field(CodingKeys.`count`.stringValue, VettedRules.Rule<Int>.range(1 ... 5))
                 }
 
-                public func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                public func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
                     visitor.visit(self.count, key: CodingKeys.`count`.stringValue)
                     visitor.visit(self.note, key: CodingKeys.`note`.stringValue)
                 }
@@ -220,13 +220,13 @@ import VettedMacrosPlugin
             extension Item: VettedMacros.VettedModel {
             }
 
-            extension Item: VettedJSON.VettedJSONDecodable, VettedJSON.VettedJSONDirectArray {
-                public static let __vettedFields = VettedRules.VettedFieldTable([CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue])
-                public init(__vettedJSON fields: inout VettedJSON.JSONFields) throws {
+            extension Item: VettedJSON._VettedJSONDecodable, VettedJSON._VettedJSONDirectArray {
+                public static let __vettedFields = VettedRules._VettedFieldTable([CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue])
+                public init(__vettedJSON fields: inout VettedJSON._JSONFields) throws {
                     self.count = try fields.decodeIfPresent(0)
                     self.note = try fields.decodeIfPresent(1)
                 }
-                public init(__vettedDirect reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) {
+                public init(__vettedDirect reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) {
                     var object = try reader.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
                     var __vetted1: __VettedField1? = nil
@@ -243,7 +243,7 @@ import VettedMacrosPlugin
                     self.count = __vetted0
                     self.note = __vetted1
                 }
-                public static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                public static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
                     try reader.beginArray()
                     while try reader.nextElement(result.count) {
@@ -253,8 +253,8 @@ import VettedMacrosPlugin
                 }
             }
 
-            extension Item: VettedPlist.VettedPlistDecodable {
-                public init(__vettedPlist fields: inout VettedPlist.PlistFields) throws {
+            extension Item: VettedPlist._VettedPlistDecodable {
+                public init(__vettedPlist fields: inout VettedPlist._PlistFields) throws {
                     self.count = try fields.decodeIfPresent(0)
                     self.note = try fields.decodeIfPresent(1)
                 }
@@ -276,10 +276,10 @@ import VettedMacrosPlugin
                 case music, books
             }
 
-            extension Tag: VettedRules.VettedStringEnum {
-                public init(__vettedRawValue rawValue: String) throws(VettedRules.VettedRawValueMiss) {
+            extension Tag: VettedRules._VettedStringEnum {
+                public init(__vettedRawValue rawValue: String) throws(VettedRules._VettedRawValueMiss) {
                     guard let value = Self(rawValue: rawValue) else {
-                        throw VettedRules.VettedRawValueMiss()
+                        throw VettedRules._VettedRawValueMiss()
                     }
                     self = value
                 }
@@ -293,8 +293,8 @@ import VettedMacrosPlugin
                 }
             }
 
-            extension Tag: VettedJSON.VettedJSONDirectArray {
-                public static let __vettedRawValueBytes = VettedRules.VettedRawValueBytes([Self.music.rawValue, Self.books.rawValue])
+            extension Tag: VettedJSON._VettedJSONDirectArray {
+                public static let __vettedRawValueBytes = VettedRules._VettedRawValueBytes([Self.music.rawValue, Self.books.rawValue])
                 public static func __vettedCase(_ index: Int) -> Self? {
                     switch index {
                     case 0:
@@ -305,7 +305,7 @@ import VettedMacrosPlugin
                         return nil
                     }
                 }
-                public static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+                public static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
                     try reader.beginArray()
                     while try reader.nextElement(result.count) {
@@ -333,10 +333,10 @@ import VettedMacrosPlugin
                 case low = 1, high
             }
 
-            extension Level: VettedRules.VettedIntEnum {
-                init(__vettedRawValue rawValue: Int) throws(VettedRules.VettedRawValueMiss) {
+            extension Level: VettedRules._VettedIntEnum {
+                init(__vettedRawValue rawValue: Int) throws(VettedRules._VettedRawValueMiss) {
                     guard let value = Self(rawValue: rawValue) else {
-                        throw VettedRules.VettedRawValueMiss()
+                        throw VettedRules._VettedRawValueMiss()
                     }
                     self = value
                 }
@@ -350,8 +350,8 @@ import VettedMacrosPlugin
                 }
             }
 
-            extension Level: VettedJSON.VettedJSONDirectArray {
-                static func __vettedDirectArray(_ reader: inout VettedJSON.JSONDirectReader) throws(VettedRules.VettedDirectMiss) -> [Self] {
+            extension Level: VettedJSON._VettedJSONDirectArray {
+                static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
                     var result: [Self] = []
                     try reader.beginArray()
                     while try reader.nextElement(result.count) {
@@ -400,7 +400,7 @@ import VettedMacrosPlugin
                     VettedMacros.__vettedRelationNotAfter(CodingKeys.`opens`.stringValue, CodingKeys.`closes`.stringValue, as: VettedMacros.__vettedRelationType(\Auction.opens, \Auction.closes))
                 }
 
-                func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
                     visitor.visit(self.opens, key: CodingKeys.`opens`.stringValue)
                     visitor.visit(self.closes, key: CodingKeys.`closes`.stringValue)
                 }
@@ -425,7 +425,7 @@ import VettedMacrosPlugin
 
                 }
 
-                func __vettedVisitFields(_ visitor: inout VettedMacros.VettedFieldVisitor) {
+                func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
                     visitor.visit(self.a, key: "a")
                 }
             }

@@ -74,7 +74,7 @@ enum GenPlistCorpus {
     @Test func typesFromTheMacroUseGeneratedDecoding() {
         let types: [Any.Type] = [GenItem.self, GenChild.self, Auction.self, Listing.self]
         // A class keeps init(from:).
-        #expect(types.map { $0 is any VettedPlistDecodable.Type } == [true, true, false, true])
+        #expect(types.map { $0 is any _VettedPlistDecodable.Type } == [true, true, false, true])
     }
 
     @Test func theCorpusIsReadAsPropertyLists() {
@@ -200,8 +200,8 @@ enum GenPlistCorpus {
         #expect(VettedJSONDecoder().decodesDirectly(OddTags.self, from: data))
         #expect(try VettedJSONDecoder().decode(OddTags.self, from: data) == OddTags(tags: [.accented, .accented, .accented, .empty], ranks: [.high], one: .plain))
         // Raw values equal as strings but spelled apart: no byte table, init(rawValue:) decides.
-        #expect(VettedRawValueBytes(["é", "e\u{301}"]).bytes.isEmpty)
-        #expect(VettedRawValueBytes(["é", "e"]).bytes == [[0xC3, 0xA9], [0x65]])
+        #expect(_VettedRawValueBytes(["é", "e\u{301}"]).bytes.isEmpty)
+        #expect(_VettedRawValueBytes(["é", "e"]).bytes == [[0xC3, 0xA9], [0x65]])
     }
 
     @Test func intRawValuesDecodeAsInitFromDecoderDoes() throws {

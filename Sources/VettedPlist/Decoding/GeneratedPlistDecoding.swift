@@ -13,11 +13,12 @@ public import VettedRules
 /// and errors.
 ///
 /// Generated code only.
-public protocol VettedPlistDecodable: Decodable {
+@_documentation(visibility: private)
+public protocol _VettedPlistDecodable: Decodable {
     /// The coding keys of the fields, in the order `init(from:)` would decode them.
-    static var __vettedFields: VettedFieldTable { get }
+    static var __vettedFields: _VettedFieldTable { get }
     /// Decodes the fields in that order, each through `fields`.
-    init(__vettedPlist fields: inout PlistFields) throws
+    init(__vettedPlist fields: inout _PlistFields) throws
 }
 
 /// A generated type's fields in one dictionary: what each field's decoding
@@ -25,9 +26,10 @@ public protocol VettedPlistDecodable: Decodable {
 /// generated code through `decode(_:)` and `decodeIfPresent(_:)`; each call
 /// does what the keyed container's call of the same name does for
 /// `init(from:)`.
-public struct PlistFields {
+@_documentation(visibility: private)
+public struct _PlistFields {
     let decoder: PlistValueDecoder
-    let table: VettedFieldTable
+    let table: _VettedFieldTable
     var lookup: PlistEntryLookup
     let scope: RuleScope?
     /// Each field's entry in the rules (-1: none).
@@ -193,7 +195,7 @@ struct PlistEntryLookup {
 extension PlistValueDecoder {
     /// Decodes a generated type from this decoder's value: what its synthesized
     /// `init(from:)` does through a keyed container, without the container.
-    func decodeGenerated<G: VettedPlistDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules) throws -> T {
+    func decodeGenerated<G: _VettedPlistDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules) throws -> T {
         let table = G.__vettedFields
         let entries = rules.fieldEntries(of: table)
         let engine = context.engine
@@ -203,7 +205,7 @@ extension PlistValueDecoder {
             }
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
-            var fields = PlistFields(decoder: self, table: table, lookup: PlistEntryLookup(dictionary.entries), scope: scope, entries: entries)
+            var fields = _PlistFields(decoder: self, table: table, lookup: PlistEntryLookup(dictionary.entries), scope: scope, entries: entries)
             return try SameType.cast(try G(__vettedPlist: &fields), to: T.self)
         }
     }

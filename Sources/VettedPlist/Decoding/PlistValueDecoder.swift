@@ -122,7 +122,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         }
         let engine = context.engine
         guard let rules = engine.rules(for: T.self) else { return try T(from: self) }
-        if context.generatedDecoding, let generated = T.self as? any VettedPlistDecodable.Type {
+        if context.generatedDecoding, let generated = T.self as? any _VettedPlistDecodable.Type {
             return try decodeGenerated(generated, as: T.self, rules: rules)
         }
         defer { active = nil }
@@ -286,9 +286,9 @@ extension Array: PlistArrayDecodable where Element: Decodable {
     }
 
     static func decodeStreamed(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> [Element] {
-        if decoder.context.generatedDecoding, let enumType = Element.self as? any VettedRawValueEnum.Type {
-            if let type = enumType as? any VettedStringEnum.Type { return try stringEnums(type, count: count, from: decoder, element: element) }
-            if let type = enumType as? any VettedIntEnum.Type { return try intEnums(type, count: count, from: decoder, element: element) }
+        if decoder.context.generatedDecoding, let enumType = Element.self as? any _VettedRawValueEnum.Type {
+            if let type = enumType as? any _VettedStringEnum.Type { return try stringEnums(type, count: count, from: decoder, element: element) }
+            if let type = enumType as? any _VettedIntEnum.Type { return try intEnums(type, count: count, from: decoder, element: element) }
         }
         var result: [Element] = []
         result.reserveCapacity(count)
@@ -305,16 +305,16 @@ extension Array where Element: Decodable {
     /// through `init(from:)` (the standard library's, which the macro checked),
     /// which gives its own value or error. The array is built in the enum's
     /// module (`__vettedArray`).
-    static func stringEnums<E: VettedStringEnum>(
+    static func stringEnums<E: _VettedStringEnum>(
         _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue
     ) throws -> [Element] {
         try decodeEnums(type, count: count, from: decoder, element: element) { value in
-            guard let rawValue = PlistValueDecoder.stringValue(value) else { throw VettedRawValueMiss() }
+            guard let rawValue = PlistValueDecoder.stringValue(value) else { throw _VettedRawValueMiss() }
             return try E(__vettedRawValue: rawValue)
         }
     }
 
-    static func intEnums<E: VettedIntEnum>(
+    static func intEnums<E: _VettedIntEnum>(
         _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue
     ) throws -> [Element] {
         try decodeEnums(type, count: count, from: decoder, element: element) { value in
@@ -322,7 +322,7 @@ extension Array where Element: Decodable {
         }
     }
 
-    static func decodeEnums<E: VettedRawValueEnum>(
+    static func decodeEnums<E: _VettedRawValueEnum>(
         _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue, fast: (PlistValue) throws -> E
     ) throws -> [Element] {
         let room = decoder.context.stack.hasRoom(atDepth: decoder.depth + 1)

@@ -82,7 +82,7 @@ package final class TypeRules {
     private var fieldEntries: [Int]?
 
     /// Each field's entry (or -1) for a type with generated decoding.
-    package func fieldEntries(of table: VettedFieldTable) -> [Int] {
+    package func fieldEntries(of table: _VettedFieldTable) -> [Int] {
         if let known = fieldEntries { return known }
         let entries = table.names.map { entryIndex($0) ?? -1 }
         fieldEntries = entries

@@ -275,17 +275,19 @@ public func Relation<Value: SendableMetatype>(
 /// with no decoder, for arrays of tags — and fall back to `init(from:)` for
 /// anything else (a value of another type, an unknown raw value), which then
 /// throws its own error. Generated code only.
-public protocol VettedStringEnum: VettedRawValueEnum {
-    init(__vettedRawValue rawValue: String) throws(VettedRawValueMiss)
+@_documentation(visibility: private)
+public protocol _VettedStringEnum: _VettedRawValueEnum {
+    init(__vettedRawValue rawValue: String) throws(_VettedRawValueMiss)
     /// The raw values' bytes, in the order of ``__vettedCase(_:)``: a decoder
     /// that reads exactly these bytes makes the case without making a `String`.
-    static var __vettedRawValueBytes: VettedRawValueBytes { get }
+    static var __vettedRawValueBytes: _VettedRawValueBytes { get }
     /// The case at `index` of ``__vettedRawValueBytes``.
     static func __vettedCase(_ index: Int) -> Self?
 }
 
 /// The UTF-8 bytes of a `@Vetted` enum's raw values. Generated code only.
-public final class VettedRawValueBytes: Sendable {
+@_documentation(visibility: private)
+public final class _VettedRawValueBytes: Sendable {
     /// Empty when two raw values are equal as strings but spelled with other
     /// bytes (canonically equivalent): `init(rawValue:)` alone then says which case it is.
     package let bytes: [[UInt8]]
@@ -299,13 +301,15 @@ public final class VettedRawValueBytes: Sendable {
     }
 }
 
-/// ``VettedStringEnum`` for enums with `Int` raw values.
-public protocol VettedIntEnum: VettedRawValueEnum {
-    init(__vettedRawValue rawValue: Int) throws(VettedRawValueMiss)
+/// ``_VettedStringEnum`` for enums with `Int` raw values.
+@_documentation(visibility: private)
+public protocol _VettedIntEnum: _VettedRawValueEnum {
+    init(__vettedRawValue rawValue: Int) throws(_VettedRawValueMiss)
 }
 
-/// What ``VettedStringEnum`` and ``VettedIntEnum`` share. Generated code only.
-public protocol VettedRawValueEnum: Decodable {
+/// What ``_VettedStringEnum`` and ``_VettedIntEnum`` share. Generated code only.
+@_documentation(visibility: private)
+public protocol _VettedRawValueEnum: Decodable {
     /// An array of `count` cases, each made by `element`: built in the enum's
     /// own module, where the array's type is known (a decoder's code, generic
     /// over the element, would look the array's type up at run time).
@@ -315,19 +319,22 @@ public protocol VettedRawValueEnum: Decodable {
 /// Generated decoding straight from the bytes did not take this input (any
 /// doubt: a value, key, rule or limit it does not decide alone): the decoder
 /// decodes the input again on the path that reports every error. Never seen by users.
-public struct VettedDirectMiss: Error {
+@_documentation(visibility: private)
+public struct _VettedDirectMiss: Error {
     public init() {}
 }
 
 /// No case has that raw value: the decoder falls back to `init(from:)`, which says so.
-public struct VettedRawValueMiss: Error {
+@_documentation(visibility: private)
+public struct _VettedRawValueMiss: Error {
     public init() {}
 }
 
 /// The coding keys of a `@Vetted` type's fields, in the order its
 /// `init(from:)` would decode them: made once per type, read by both decoders'
 /// generated decoding. Generated code only.
-public final class VettedFieldTable: Sendable {
+@_documentation(visibility: private)
+public final class _VettedFieldTable: Sendable {
     package let keys: [CodingKeys]
     package let names: [String]
     /// Each name's UTF-8 bytes, compared with a document's key bytes.

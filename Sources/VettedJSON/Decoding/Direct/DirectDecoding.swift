@@ -6,50 +6,51 @@ public import VettedRules
 
 /// A `@Vetted` type (enum or struct) whose arrays are read straight from the bytes by
 /// code generated in its own module, where the array's type is known. Generated code only.
-public protocol VettedJSONDirectArray: Decodable {
-    static func __vettedDirectArray(_ reader: inout JSONDirectReader) throws(VettedDirectMiss) -> [Self]
+@_documentation(visibility: private)
+public protocol _VettedJSONDirectArray: Decodable {
+    static func __vettedDirectArray(_ reader: inout _JSONDirectReader) throws(_VettedDirectMiss) -> [Self]
 }
 
 /// `[G]` for a generated `G`: a document the direct path reads whole.
 protocol DirectTopLevelArray {
-    static func readDirect(_ reader: inout JSONDirectReader) throws(VettedDirectMiss) -> Self
+    static func readDirect(_ reader: inout _JSONDirectReader) throws(_VettedDirectMiss) -> Self
 }
 
-extension Array: DirectTopLevelArray where Element: VettedJSONDecodable {
-    static func readDirect(_ reader: inout JSONDirectReader) throws(VettedDirectMiss) -> [Element] {
+extension Array: DirectTopLevelArray where Element: _VettedJSONDecodable {
+    static func readDirect(_ reader: inout _JSONDirectReader) throws(_VettedDirectMiss) -> [Element] {
         try reader.topLevelArray(Element.self)
     }
 }
 
-extension JSONDirectReader {
-    mutating func topLevelArray<G: VettedJSONDecodable>(_ type: G.Type) throws(VettedDirectMiss) -> [G] {
+extension _JSONDirectReader {
+    mutating func topLevelArray<G: _VettedJSONDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> [G] {
         try G.__vettedDirectArray(&self)
     }
 
     /// The whole document as `T`, or a miss.
-    mutating func document<T>(_ type: T.Type) throws(VettedDirectMiss) -> T {
+    mutating func document<T>(_ type: T.Type) throws(_VettedDirectMiss) -> T {
         let value: T
-        if let generated = T.self as? any VettedJSONDecodable.Type {
+        if let generated = T.self as? any _VettedJSONDecodable.Type {
             value = try one(generated, as: T.self)
         } else if let array = T.self as? any DirectTopLevelArray.Type {
             value = try many(array, as: T.self)
         } else {
             unsupported = true
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
         reader.scannerState.skipWhitespace()
-        guard reader.scannerState.isAtEnd else { throw VettedDirectMiss() }
+        guard reader.scannerState.isAtEnd else { throw _VettedDirectMiss() }
         return value
     }
 
-    private mutating func one<G: VettedJSONDecodable, T>(_ type: G.Type, as: T.Type) throws(VettedDirectMiss) -> T {
+    private mutating func one<G: _VettedJSONDecodable, T>(_ type: G.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
         let value = try G(__vettedDirect: &self)
-        do { return try SameType.cast(value, to: T.self) } catch { throw VettedDirectMiss() }
+        do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
     }
 
-    private mutating func many<A: DirectTopLevelArray, T>(_ type: A.Type, as: T.Type) throws(VettedDirectMiss) -> T {
+    private mutating func many<A: DirectTopLevelArray, T>(_ type: A.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
         let value = try A.readDirect(&self)
-        do { return try SameType.cast(value, to: T.self) } catch { throw VettedDirectMiss() }
+        do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
     }
 }
 
@@ -74,7 +75,7 @@ extension VettedJSONDecoder {
         let outcome = source.withScanner { scanner -> (T?, Bool) in
             document.scanner = scanner
             defer { document.scanner = nil }
-            var direct = JSONDirectReader(
+            var direct = _JSONDirectReader(
                 reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
                 document: document, limits: parser.limits)
             do {

@@ -3,7 +3,8 @@ import Foundation
 import VettedRules
 
 /// One object being read by generated code.
-public struct JSONDirectObject {
+@_documentation(visibility: private)
+public struct _JSONDirectObject {
     let info: DirectTypeInfo
     /// The fields met so far, one bit each.
     var seen: UInt64 = 0
@@ -19,7 +20,7 @@ public struct JSONDirectObject {
 /// A type's rules as generated decoding reads them: each field's checks by its
 /// position in the field table, and the relations by their fields' positions.
 final class DirectTypeInfo {
-    let table: VettedFieldTable
+    let table: _VettedFieldTable
     let checks: [[FieldCheck]]
     /// A field's rules as `Rule<String>` / `Rule<Int>` when all of them are of that
     /// type: checked with no dispatch (the others go through ``checks``).
@@ -29,7 +30,7 @@ final class DirectTypeInfo {
 
     /// `nil` when the type is not for this path: more than 64 fields, or a rule the tape path
     /// must report on (one on a key that is no field, a relation it cannot call on two values).
-    init?<G: VettedJSONDecodable>(_ type: G.Type) {
+    init?<G: _VettedJSONDecodable>(_ type: G.Type) {
         table = G.__vettedFields
         let names = table.names
         guard names.count <= 64 else { return nil }
@@ -65,7 +66,7 @@ final class DirectTypeInfo {
     }
 }
 
-extension VettedRawValueBytes {
+extension _VettedRawValueBytes {
     /// The raw value spelled by the bytes in `range`.
     @inline(__always)
     func index(of range: Range<Int>, in scanner: ByteScanner) -> Int? {
@@ -78,7 +79,7 @@ extension VettedRawValueBytes {
     }
 }
 
-extension VettedFieldTable {
+extension _VettedFieldTable {
     /// The field whose name is the key's bytes, or `nil`; `hint` is tried first
     /// (the field after the last one found: keys usually come in order).
     @inline(__always)

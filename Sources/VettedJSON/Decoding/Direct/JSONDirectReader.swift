@@ -8,14 +8,15 @@ public import VettedRules
 // it is in doubt: every token is valid (checked by the parser's own scanners,
 // with its limits and duplicate-key rule), every field is present once, every
 // value converts, every rule passes. Anything else is a miss
-// (`VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again on
+// (`_VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again on
 // the tape path, which gives the value or the error. So an input either
 // decodes here to what the tape path would give, or is decoded by the tape
 // path itself: the errors are the same by construction. A miss costs one more
 // linear pass.
 
 /// The state of one direct decode. Generated code only.
-public struct JSONDirectReader {
+@_documentation(visibility: private)
+public struct _JSONDirectReader {
     /// The parser, in validate mode: its string, number and literal scanners, and skipping.
     var reader: JSONReader
     /// Conversions shared with the tape path (numbers, dates, unescaping) and the options.
@@ -56,9 +57,9 @@ public struct JSONDirectReader {
     @inline(__always)
     mutating func advance() { reader.scannerState.offset += 1 }
 
-    private mutating func open(_ opener: UInt8) throws(VettedDirectMiss) {
-        guard peek() == opener, depth < maxDepth else { throw VettedDirectMiss() }
-        do { try reader.countValue(at: reader.scannerState.offset) } catch { throw VettedDirectMiss() }
+    private mutating func open(_ opener: UInt8) throws(_VettedDirectMiss) {
+        guard peek() == opener, depth < maxDepth else { throw _VettedDirectMiss() }
+        do { try reader.countValue(at: reader.scannerState.offset) } catch { throw _VettedDirectMiss() }
         advance()
         depth += 1
     }
@@ -69,8 +70,8 @@ public struct JSONDirectReader {
     }
 
     /// A string value's token, validated as the parser validates it.
-    private mutating func stringToken() throws(VettedDirectMiss) -> JSONTape.Entry {
-        guard peek() == UInt8(ascii: "\"") else { throw VettedDirectMiss() }
+    private mutating func stringToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
+        guard peek() == UInt8(ascii: "\"") else { throw _VettedDirectMiss() }
         do {
             try reader.countValue(at: reader.scannerState.offset)
             let token = try reader.scanString()
@@ -78,58 +79,58 @@ public struct JSONDirectReader {
                 first: token.start,
                 second: JSONTape.second(.string, flags: token.hasEscapes || token.needsRepair ? JSONTape.needsDecoding : 0, payload: token.end))
         } catch {
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
     }
 
     /// A number value's token.
-    private mutating func numberToken() throws(VettedDirectMiss) -> JSONTape.Entry {
+    private mutating func numberToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
         let byte = peek()
-        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { throw VettedDirectMiss() }
+        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { throw _VettedDirectMiss() }
         do {
             let start = reader.scannerState.offset
             try reader.countValue(at: start)
             let end = try reader.scanNumber()
             return JSONTape.Entry(first: start, second: JSONTape.second(.number, payload: end))
         } catch {
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
     }
 
     /// `null`, when it is next (and then read).
-    private mutating func null() throws(VettedDirectMiss) -> Bool {
+    private mutating func null() throws(_VettedDirectMiss) -> Bool {
         guard peek() == UInt8(ascii: "n") else { return false }
         try literal(JSONReader.nullBytes)
         return true
     }
 
-    private mutating func literal(_ bytes: [UInt8]) throws(VettedDirectMiss) {
+    private mutating func literal(_ bytes: [UInt8]) throws(_VettedDirectMiss) {
         do {
             let start = reader.scannerState.offset
             try reader.countValue(at: start)
             try reader.readLiteral(bytes, at: start)
         } catch {
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
     }
 
     // MARK: Values
 
-    mutating func string() throws(VettedDirectMiss) -> String {
+    mutating func string() throws(_VettedDirectMiss) -> String {
         document.string(try stringToken())
     }
 
-    mutating func integer() throws(VettedDirectMiss) -> Int {
-        guard let value = document.integer(Int.self, try numberToken()) else { throw VettedDirectMiss() }
+    mutating func integer() throws(_VettedDirectMiss) -> Int {
+        guard let value = document.integer(Int.self, try numberToken()) else { throw _VettedDirectMiss() }
         return value
     }
 
-    mutating func double() throws(VettedDirectMiss) -> Double {
-        guard let value = document.double(try numberToken()) else { throw VettedDirectMiss() }
+    mutating func double() throws(_VettedDirectMiss) -> Double {
+        guard let value = document.double(try numberToken()) else { throw _VettedDirectMiss() }
         return value
     }
 
-    mutating func bool() throws(VettedDirectMiss) -> Bool {
+    mutating func bool() throws(_VettedDirectMiss) -> Bool {
         switch peek() {
         case UInt8(ascii: "t"):
             try literal(JSONReader.trueBytes)
@@ -138,16 +139,16 @@ public struct JSONDirectReader {
             try literal(JSONReader.falseBytes)
             return false
         default:
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
     }
 
     /// A date under the strategies read in place; the others are left to the tape path.
-    mutating func date() throws(VettedDirectMiss) -> Date {
+    mutating func date() throws(_VettedDirectMiss) -> Date {
         let date: Date
         switch document.date {
         case .iso8601:
-            guard let parsed = document.iso8601Date(try stringToken()) else { throw VettedDirectMiss() }
+            guard let parsed = document.iso8601Date(try stringToken()) else { throw _VettedDirectMiss() }
             date = parsed
         case .secondsSince1970:
             date = Date(timeIntervalSince1970: try double())
@@ -158,83 +159,83 @@ public struct JSONDirectReader {
             date = Date(timeIntervalSinceReferenceDate: try double())
         case .formatted, .custom:
             // Not reached: the decoder does not take this path under these strategies.
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
-        guard date.timeIntervalSinceReferenceDate.isFinite else { throw VettedDirectMiss() }
+        guard date.timeIntervalSinceReferenceDate.isFinite else { throw _VettedDirectMiss() }
         return date
     }
 
     // MARK: Objects
 
     /// Opens the object of a generated type.
-    public mutating func beginObject<G: VettedJSONDecodable>(_ type: G.Type) throws(VettedDirectMiss) -> JSONDirectObject {
+    public mutating func beginObject<G: _VettedJSONDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> _JSONDirectObject {
         let info = try info(for: G.self)
         try open(UInt8(ascii: "{"))
-        return JSONDirectObject(info: info)
+        return _JSONDirectObject(info: info)
     }
 
     /// The field of the next member (-1: a key that is no field, whose value
     /// ``skipValue()`` skips), or `nil` once the object is closed.
-    public mutating func nextField(_ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int? {
+    public mutating func nextField(_ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Int? {
         var byte = peek()
         if byte == UInt8(ascii: "}") {
             close()
             return nil
         }
         if object.members > 0 {
-            guard byte == UInt8(ascii: ",") else { throw VettedDirectMiss() }
+            guard byte == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
             advance()
             byte = peek()
         }
         object.members += 1
-        guard byte == UInt8(ascii: "\""), object.members <= maxMembers else { throw VettedDirectMiss() }
+        guard byte == UInt8(ascii: "\""), object.members <= maxMembers else { throw _VettedDirectMiss() }
         let token: JSONReader.StringToken
-        do { token = try reader.scanString() } catch { throw VettedDirectMiss() }
+        do { token = try reader.scanString() } catch { throw _VettedDirectMiss() }
         // An escaped key may spell a field or repeat another key, and a key that is not all
         // ASCII (or a type with such a field name) may be another spelling of one: the tape
         // path decides, comparing such keys as Strings (canonical equivalence).
         guard !token.hasEscapes, !token.needsRepair, !token.nonASCII, !object.info.table.hasNonASCIIName, peek() == UInt8(ascii: ":") else {
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
         advance()
         let range = token.start..<token.end
         let scanner = reader.scannerState
         if let field = object.info.table.field(matching: range, in: scanner, hint: object.hint) {
             let bit: UInt64 = 1 << UInt64(field)
-            guard object.seen & bit == 0 else { throw VettedDirectMiss() }
+            guard object.seen & bit == 0 else { throw _VettedDirectMiss() }
             object.seen |= bit
             object.hint = field + 1
             return field
         }
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
         // pairwise; an object with more is left to the tape path (whose check is hashed).
-        guard object.unknown.count < JSONDirectObject.unknownKeyLimit else { throw VettedDirectMiss() }
-        for other in object.unknown where scanner.bytesEqual(other, range) { throw VettedDirectMiss() }
+        guard object.unknown.count < _JSONDirectObject.unknownKeyLimit else { throw _VettedDirectMiss() }
+        for other in object.unknown where scanner.bytesEqual(other, range) { throw _VettedDirectMiss() }
         object.unknown.append(range)
         return -1
     }
 
     /// Skips the value of a key that is no field, with every check the parser makes.
-    public mutating func skipValue() throws(VettedDirectMiss) {
-        do { try reader.skipEmbeddedValue(below: depth) } catch { throw VettedDirectMiss() }
+    public mutating func skipValue() throws(_VettedDirectMiss) {
+        do { try reader.skipEmbeddedValue(below: depth) } catch { throw _VettedDirectMiss() }
     }
 
     /// Runs the type's relations on the values `value` gives for their fields.
-    public mutating func relations(_ object: inout JSONDirectObject, _ value: (Int) -> Any?) throws(VettedDirectMiss) {
+    public mutating func relations(_ object: inout _JSONDirectObject, _ value: (Int) -> Any?) throws(_VettedDirectMiss) {
         for relation in object.info.relations {
             guard let first = value(relation.first), let second = value(relation.second), case .passed = relation.check(first, second) else {
-                throw VettedDirectMiss()
+                throw _VettedDirectMiss()
             }
         }
     }
 
     /// The field's rules on its value: any outcome but a pass is a miss.
     @inline(__always)
-    private func check<Value>(_ value: Value, _ field: Int, _ object: JSONDirectObject) throws(VettedDirectMiss) {
+    private func check<Value>(_ value: Value, _ field: Int, _ object: _JSONDirectObject) throws(_VettedDirectMiss) {
         let checks = object.info.checks
         guard checks.indices.contains(field) else { return }
         for check in checks[field] {
-            guard case .passed = check.outcome(value) else { throw VettedDirectMiss() }
+            guard case .passed = check.outcome(value) else { throw _VettedDirectMiss() }
         }
     }
 
@@ -243,129 +244,129 @@ public struct JSONDirectReader {
     /// The field's rules on its value when the caller knows them typed (`typed`: see
     /// ``DirectTypeInfo``), called directly; otherwise through ``check(_:_:_:)``.
     @inline(__always)
-    private func check<Value>(_ value: Value, typed: [[Rule<Value>]?], _ field: Int, _ object: JSONDirectObject) throws(VettedDirectMiss) {
+    private func check<Value>(_ value: Value, typed: [[Rule<Value>]?], _ field: Int, _ object: _JSONDirectObject) throws(_VettedDirectMiss) {
         guard typed.indices.contains(field), let rules = typed[field] else { return try check(value, field, object) }
-        for rule in rules where rule.check(value) != nil { throw VettedDirectMiss() }
+        for rule in rules where rule.check(value) != nil { throw _VettedDirectMiss() }
     }
 
-    public mutating func read(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> String {
+    public mutating func read(_ type: String.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> String {
         let value = try string()
         try check(value, typed: object.info.stringRules, field, object)
         return value
     }
 
-    public mutating func read(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int {
+    public mutating func read(_ type: Int.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Int {
         let value = try integer()
         try check(value, typed: object.info.intRules, field, object)
         return value
     }
 
-    public mutating func read(_ type: Double.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Double {
+    public mutating func read(_ type: Double.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Double {
         let value = try double()
         try check(value, field, object)
         return value
     }
 
-    public mutating func read(_ type: Bool.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Bool {
+    public mutating func read(_ type: Bool.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Bool {
         let value = try bool()
         try check(value, field, object)
         return value
     }
 
-    public mutating func read(_ type: Date.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Date {
+    public mutating func read(_ type: Date.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Date {
         let value = try date()
         try check(value, field, object)
         return value
     }
 
-    public mutating func read<E: VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E {
+    public mutating func read<E: _VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E {
         let value = try stringCase(E.self)
         try check(value, field, object)
         return value
     }
 
-    public mutating func read<E: VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E {
+    public mutating func read<E: _VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E {
         let value = try intCase(E.self)
         try check(value, field, object)
         return value
     }
 
-    public mutating func read<G: VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> G {
+    public mutating func read<G: _VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> G {
         let value = try G(__vettedDirect: &self)
         try check(value, field, object)
         return value
     }
 
     /// Any other type: not decoded here.
-    public mutating func read<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> T {
+    public mutating func read<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> T {
         unsupported = true
-        throw VettedDirectMiss()
+        throw _VettedDirectMiss()
     }
 
     /// An optional field: `nil` for null, unchecked (as `decodeIfPresent`); an absent one stays `nil` in the generated code.
-    public mutating func readIfPresent(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> String? {
+    public mutating func readIfPresent(_ type: String.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> String? {
         try null() ? nil : try read(String.self, field, &object)
     }
 
-    public mutating func readIfPresent(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Int? {
+    public mutating func readIfPresent(_ type: Int.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Int? {
         try null() ? nil : try read(Int.self, field, &object)
     }
 
-    public mutating func readIfPresent(_ type: Double.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Double? {
+    public mutating func readIfPresent(_ type: Double.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Double? {
         try null() ? nil : try read(Double.self, field, &object)
     }
 
-    public mutating func readIfPresent(_ type: Bool.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Bool? {
+    public mutating func readIfPresent(_ type: Bool.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Bool? {
         try null() ? nil : try read(Bool.self, field, &object)
     }
 
-    public mutating func readIfPresent(_ type: Date.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> Date? {
+    public mutating func readIfPresent(_ type: Date.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Date? {
         try null() ? nil : try read(Date.self, field, &object)
     }
 
-    public mutating func readIfPresent<E: VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E? {
+    public mutating func readIfPresent<E: _VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E? {
         try null() ? nil : try read(E.self, field, &object)
     }
 
-    public mutating func readIfPresent<E: VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> E? {
+    public mutating func readIfPresent<E: _VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E? {
         try null() ? nil : try read(E.self, field, &object)
     }
 
-    public mutating func readIfPresent<G: VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> G? {
+    public mutating func readIfPresent<G: _VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> G? {
         try null() ? nil : try read(G.self, field, &object)
     }
 
-    public mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> T? {
+    public mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> T? {
         unsupported = true
-        throw VettedDirectMiss()
+        throw _VettedDirectMiss()
     }
 
     // MARK: Arrays
 
     /// Opens an array (generated code reads its elements with ``nextElement(_:)``).
-    public mutating func beginArray() throws(VettedDirectMiss) {
+    public mutating func beginArray() throws(_VettedDirectMiss) {
         try open(UInt8(ascii: "["))
     }
 
     /// Whether another element follows (moving past its comma), or `false` once the
     /// array is closed; `count` is the number of elements read so far.
-    public mutating func nextElement(_ count: Int) throws(VettedDirectMiss) -> Bool {
+    public mutating func nextElement(_ count: Int) throws(_VettedDirectMiss) -> Bool {
         let byte = peek()
         if byte == UInt8(ascii: "]") {
             close()
             return false
         }
         if count > 0 {
-            guard byte == UInt8(ascii: ",") else { throw VettedDirectMiss() }
+            guard byte == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
             advance()
         }
-        guard count < maxMembers else { throw VettedDirectMiss() }
+        guard count < maxMembers else { throw _VettedDirectMiss() }
         return true
     }
 
     /// Reads a string and gives the position of the raw value its bytes spell exactly, or -1
     /// (then ``rawValueCase(_:)`` makes the case from its text).
-    public mutating func rawValueIndex(_ rawValues: VettedRawValueBytes) throws(VettedDirectMiss) -> Int {
+    public mutating func rawValueIndex(_ rawValues: _VettedRawValueBytes) throws(_VettedDirectMiss) -> Int {
         let token = try stringToken()
         lastString = token
         guard !token.has(JSONTape.needsDecoding) else { return -1 }
@@ -373,14 +374,14 @@ public struct JSONDirectReader {
     }
 
     /// The case named by the text of the string ``rawValueIndex(_:)`` just read, by `init(rawValue:)`.
-    public mutating func rawValueCase<E: VettedStringEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
-        do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw VettedDirectMiss() }
+    public mutating func rawValueCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
+        do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw _VettedDirectMiss() }
     }
 
     /// A field's array of a type the reader builds itself, each element read by `element`, then its rules.
     private mutating func scalars<E>(
-        _ field: Int, _ object: JSONDirectObject, _ element: (inout JSONDirectReader) throws(VettedDirectMiss) -> E
-    ) throws(VettedDirectMiss) -> [E] {
+        _ field: Int, _ object: _JSONDirectObject, _ element: (inout _JSONDirectReader) throws(_VettedDirectMiss) -> E
+    ) throws(_VettedDirectMiss) -> [E] {
         try beginArray()
         var result: [E] = []
         while try nextElement(result.count) { result.append(try element(&self)) }
@@ -388,7 +389,7 @@ public struct JSONDirectReader {
         return result
     }
 
-    private mutating func stringCase<E: VettedStringEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
+    private mutating func stringCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
         let token = try stringToken()
         // The exact bytes of a raw value are its case; anything else (an escape, another
         // spelling of the same text) goes through `init(rawValue:)`.
@@ -398,51 +399,51 @@ public struct JSONDirectReader {
         {
             return value
         }
-        do { return try E(__vettedRawValue: document.string(token)) } catch { throw VettedDirectMiss() }
+        do { return try E(__vettedRawValue: document.string(token)) } catch { throw _VettedDirectMiss() }
     }
 
-    public mutating func intCase<E: VettedIntEnum>(_ type: E.Type) throws(VettedDirectMiss) -> E {
+    public mutating func intCase<E: _VettedIntEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
         let value = try integer()
-        do { return try E(__vettedRawValue: value) } catch { throw VettedDirectMiss() }
+        do { return try E(__vettedRawValue: value) } catch { throw _VettedDirectMiss() }
     }
 
     /// An array of a `@Vetted` enum or struct, read by the element type's generated code.
-    public mutating func readArray<E: VettedJSONDirectArray>(_ type: E.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [E] {
+    public mutating func readArray<E: _VettedJSONDirectArray>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [E] {
         let value = try E.__vettedDirectArray(&self)
         try check(value, field, object)
         return value
     }
 
-    public mutating func readArray(_ type: String.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [String] {
-        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.string() }
+    public mutating func readArray(_ type: String.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [String] {
+        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.string() }
     }
 
-    public mutating func readArray(_ type: Int.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Int] {
-        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.integer() }
+    public mutating func readArray(_ type: Int.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [Int] {
+        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.integer() }
     }
 
-    public mutating func readArray(_ type: Double.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Double] {
-        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.double() }
+    public mutating func readArray(_ type: Double.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [Double] {
+        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.double() }
     }
 
-    public mutating func readArray(_ type: Bool.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [Bool] {
-        try scalars(field, object) { (reader) throws(VettedDirectMiss) in try reader.bool() }
+    public mutating func readArray(_ type: Bool.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [Bool] {
+        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.bool() }
     }
 
     /// Arrays of any other type: not decoded here.
-    public mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout JSONDirectObject) throws(VettedDirectMiss) -> [T] {
+    public mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [T] {
         unsupported = true
-        throw VettedDirectMiss()
+        throw _VettedDirectMiss()
     }
 
     // MARK: Types
 
-    private mutating func info<G: VettedJSONDecodable>(for type: G.Type) throws(VettedDirectMiss) -> DirectTypeInfo {
+    private mutating func info<G: _VettedJSONDecodable>(for type: G.Type) throws(_VettedDirectMiss) -> DirectTypeInfo {
         let id = ObjectIdentifier(type)
         for entry in types where entry.type == id { return entry.info }
         guard let info = DirectTypeInfo(G.self) else {
             unsupported = true
-            throw VettedDirectMiss()
+            throw _VettedDirectMiss()
         }
         types.append((id, info))
         return info

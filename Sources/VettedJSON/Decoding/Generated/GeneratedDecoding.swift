@@ -10,17 +10,18 @@ import VettedRules
 /// Generated code only; it is used under the default key strategy (a key
 /// strategy rewrites coding keys, which `init(from:)` then looks up: that path
 /// is kept for it).
-public protocol VettedJSONDecodable: VettedJSONDirectArray {
+@_documentation(visibility: private)
+public protocol _VettedJSONDecodable: _VettedJSONDirectArray {
     /// The coding keys of the fields, in the order `init(from:)` would decode them.
-    static var __vettedFields: VettedFieldTable { get }
+    static var __vettedFields: _VettedFieldTable { get }
     /// Decodes the fields in that order, each through `fields`.
-    init(__vettedJSON fields: inout JSONFields) throws
+    init(__vettedJSON fields: inout _JSONFields) throws
     /// Decodes the object at the reader straight from the bytes, or misses
     /// (the decoder then decodes the input from its tape).
-    init(__vettedDirect reader: inout JSONDirectReader) throws(VettedDirectMiss)
+    init(__vettedDirect reader: inout _JSONDirectReader) throws(_VettedDirectMiss)
 }
 
-extension VettedFieldTable {
+extension _VettedFieldTable {
     /// The field spelled by the key entry, or `nil`; `hint` is tried first
     /// (the field after the last one found: keys usually come in order).
     @inline(__always)
@@ -37,9 +38,10 @@ extension VettedFieldTable {
 /// A generated type's fields in one object of the document: where each one's
 /// value is, and what to check when it decodes. Made by the decoder, read by
 /// generated code through `decode(_:)` and `decodeIfPresent(_:)`.
-public struct JSONFields {
+@_documentation(visibility: private)
+public struct _JSONFields {
     let decoder: TapeDecoder
-    let table: VettedFieldTable
+    let table: _VettedFieldTable
     /// Tape index of each field's value, -1 when absent.
     let values: [Int]
     let scope: RuleScope?
@@ -217,7 +219,7 @@ extension TapeDecoder {
 
     /// Decodes a generated type from the current value: what its synthesized
     /// `init(from:)` does through a keyed container, without the container.
-    func decodeGenerated<G: VettedJSONDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
+    func decodeGenerated<G: _VettedJSONDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
         try expect(.object, at: current, codingPath)
         let table = G.__vettedFields
         var values = [Int](repeating: -1, count: table.names.count)
@@ -236,7 +238,7 @@ extension TapeDecoder {
         }
         let depth = path.count
         guard let rules else {
-            var fields = JSONFields(decoder: self, table: table, values: values, scope: nil, entries: [], depth: depth)
+            var fields = _JSONFields(decoder: self, table: table, values: values, scope: nil, entries: [], depth: depth)
             return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
         }
         let entries = rules.fieldEntries(of: table)
@@ -244,7 +246,7 @@ extension TapeDecoder {
             frame.active = scope
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
-            var fields = JSONFields(decoder: self, table: table, values: values, scope: scope, entries: entries, depth: depth)
+            var fields = _JSONFields(decoder: self, table: table, values: values, scope: scope, entries: entries, depth: depth)
             return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
         }
     }

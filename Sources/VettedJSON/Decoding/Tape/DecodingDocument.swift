@@ -101,12 +101,12 @@ final class DecodingDocument {
                 container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
                     ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil)
                     // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
-                    ?? (convertsKeys ? nil : (type as? any VettedJSONDecodable.Type).map(TypeInfo.Container.generated))
+                    ?? (convertsKeys ? nil : (type as? any _VettedJSONDecodable.Type).map(TypeInfo.Container.generated))
                     ?? (type as? any AbsentOptional.Type).map(TypeInfo.Container.optional)
                     // A @Vetted enum without rules of its own: read by its raw value (generated
                     // decoding, and so only under the default key strategy, as for structs).
-                    ?? (rules == nil && !convertsKeys ? (type as? any VettedStringEnum.Type).map(TypeInfo.Container.stringEnum) : nil)
-                    ?? (rules == nil && !convertsKeys ? (type as? any VettedIntEnum.Type).map(TypeInfo.Container.intEnum) : nil),
+                    ?? (rules == nil && !convertsKeys ? (type as? any _VettedStringEnum.Type).map(TypeInfo.Container.stringEnum) : nil)
+                    ?? (rules == nil && !convertsKeys ? (type as? any _VettedIntEnum.Type).map(TypeInfo.Container.intEnum) : nil),
                 special: special)
             types[id] = found
         }

@@ -159,14 +159,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     }
 
     /// The case a string names; throws (for the caller to fall back to `init(from:)`) for anything else.
-    private func enumCase<E: VettedStringEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
+    private func enumCase<E: _VettedStringEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
         let entry = document.entry(current)
-        guard entry.kind == .string else { throw VettedRawValueMiss() }
+        guard entry.kind == .string else { throw _VettedRawValueMiss() }
         return try SameType.cast(try E(__vettedRawValue: document.string(entry)), to: T.self)
     }
 
     /// The case an integer names; throws (for the caller to fall back to `init(from:)`) for anything else.
-    private func enumCase<E: VettedIntEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
+    private func enumCase<E: _VettedIntEnum, T>(_ type: E.Type, as: T.Type) throws -> T {
         try SameType.cast(try E(__vettedRawValue: try integer(Int.self, at: current, [])), to: T.self)
     }
 

@@ -13,13 +13,13 @@ struct TypeInfo {
         /// `[String: V]` under a key strategy: its keys are data, not coding keys, and are not converted.
         case stringDictionary(any TapeStringDictionaryDecodable.Type)
         /// A `@Vetted` type's generated decoding, when this call can use it.
-        case generated(any VettedJSONDecodable.Type)
+        case generated(any _VettedJSONDecodable.Type)
         /// An optional: a generated field of it decodes as `decodeIfPresent`.
         case optional(any AbsentOptional.Type)
         /// A `@Vetted` enum (no rules): a raw value naming a case is that case;
         /// anything else goes through its (standard) `init(from:)`.
-        case stringEnum(any VettedStringEnum.Type)
-        case intEnum(any VettedIntEnum.Type)
+        case stringEnum(any _VettedStringEnum.Type)
+        case intEnum(any _VettedIntEnum.Type)
     }
 
     /// One field for every kind, so that the struct stays small (copied per value, and on
@@ -86,18 +86,18 @@ extension TapeDecoder {
     /// reads (a raw value naming a case) is that case; any other goes through
     /// `child`, to its standard `init(from:)`, which gives its own value or
     /// error. The array is built in the enum's module (`__vettedArray`).
-    fileprivate func stringEnums<E: VettedStringEnum, Element>(
+    fileprivate func stringEnums<E: _VettedStringEnum, Element>(
         _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
     ) throws -> [Element] {
         let document = document
         return try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
             let element = document.entry($0)
-            guard element.kind == .string else { throw VettedRawValueMiss() }
+            guard element.kind == .string else { throw _VettedRawValueMiss() }
             return try E(__vettedRawValue: document.string(element))
         }
     }
 
-    fileprivate func intEnums<E: VettedIntEnum, Element>(
+    fileprivate func intEnums<E: _VettedIntEnum, Element>(
         _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
     ) throws -> [Element] {
         try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
@@ -105,7 +105,7 @@ extension TapeDecoder {
         }
     }
 
-    private func enumElements<E: VettedRawValueEnum, Element>(
+    private func enumElements<E: _VettedRawValueEnum, Element>(
         _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?,
         fast: (Int) throws -> E
     ) throws -> [Element] {
