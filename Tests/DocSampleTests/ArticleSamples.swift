@@ -101,33 +101,26 @@ private func listing(id: Int = 1, url: String = "https://example.com/1", updated
 private let appLaunch = Date(timeIntervalSince1970: 1_500_000_000)
 private enum PurchaseError: Error { case implausibleDate }
 
-/// The archived listing of the article: a secure class with a name.
-private final class ArchivedListing: SecureCoding {
-    static let supportsSecureCoding = true
-    static let archiveClassNames = ["Listing"]
-    let name: String
-    init(name: String) { self.name = name }
-    init?(coder: KeyedUnarchiver) {
-        guard let name = coder.decodeObject(of: String.self, forKey: "name") else { return nil }
-        self.name = name
-    }
-    func encode(with coder: KeyedArchiver) { coder.encode(name, forKey: "name") }
+/// The Codable listing the articles share (a few of its fields here), with a rule.
+private struct ArticleListing: Codable, Validatable {
+    var name: String
+    static let validation = Validation<ArticleListing> { Field("name", Rule<String>.length(1...200)) }
 }
 
-/// The article's `Purchase` sees `Listing` as the archived class.
+/// The article's `Purchase` stores the Codable `Listing`.
 private enum SecureArchivesArticle {
-    typealias Listing = ArchivedListing
+    typealias Listing = ArticleListing
 
     // sample: SecureArchives.md#1
     final class Purchase: SecureCoding {
         static let supportsSecureCoding = true
         static let archiveClassNames = ["Purchase"]
 
-        let listing: Listing
+        let listing: Listing   // the Codable `Listing` of the other articles, with its rules
         let date: Date
 
         init?(coder: KeyedUnarchiver) {
-            guard let listing = coder.decodeObject(of: Listing.self, forKey: "listing"),
+            guard let listing = coder.decodeDecodable(Listing.self, forKey: "listing"),
                   let date = coder.decodeObject(of: Date.self, forKey: "date")
             else { return nil }
             guard date >= appLaunch, date <= Date() else {
@@ -139,7 +132,7 @@ private enum SecureArchivesArticle {
         }
 
         func encode(with coder: KeyedArchiver) {
-            coder.encode(listing, forKey: "listing")
+            coder.encodeEncodable(listing, forKey: "listing")
             coder.encode(date, forKey: "date")
         }
     }
@@ -153,7 +146,7 @@ private enum SecureArchivesArticle {
         init(listing: Listing, date: Date) { (self.listing, self.date) = (listing, date) }
         init?(coder: KeyedUnarchiver) { return nil }
         func encode(with coder: KeyedArchiver) {
-            coder.encode(listing, forKey: "listing")
+            coder.encodeEncodable(listing, forKey: "listing")
             coder.encode(date, forKey: "date")
         }
     }
@@ -163,14 +156,14 @@ private enum SecureArchivesArticle {
     private typealias Purchase = SecureArchivesArticle.Purchase
 
     @Test func roundTripAndDomainFailure() throws {
-        let purchase = SecureArchivesArticle.Written(listing: ArchivedListing(name: "Lamp"), date: Date(timeIntervalSince1970: 1_600_000_000))
+        let purchase = SecureArchivesArticle.Written(listing: ArticleListing(name: "Lamp"), date: Date(timeIntervalSince1970: 1_600_000_000))
         // sample: SecureArchives.md#1
         let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
         let again = try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: data)
         // end sample
         #expect(again?.listing.name == "Lamp")
         let early = try KeyedArchiver.archivedData(
-            withRootObject: SecureArchivesArticle.Written(listing: ArchivedListing(name: "Lamp"), date: Date(timeIntervalSince1970: 0)),
+            withRootObject: SecureArchivesArticle.Written(listing: ArticleListing(name: "Lamp"), date: Date(timeIntervalSince1970: 0)),
             requiringSecureCoding: true)
         #expect(throws: PurchaseError.implausibleDate) { try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: early) }
     }
