@@ -22,6 +22,8 @@ extension VettedJSONDecoder {
     /// `digestMismatch`, `signatureMismatch`, …), the parser and the decoder
     /// `DecodingError` (as ``decode(_:from:)-(_,[UInt8])`` does), the rules ``ValidationErrors``.
     /// The parser runs under `policy.limits`.
+    ///
+    /// - Throws: `VettedError` when the gate refuses the input (`inputSizeLimitExceeded`, `digestMismatch`, `signatureMismatch`, …); then what `decode(_:from:)` throws for the bytes.
     public func decode<T: Decodable>(_ type: T.Type, from source: ByteSource, policy: GatePolicy) throws -> T {
         let verified = try Gate.admit(source, policy: policy)
         return try decode(type, from: verified.bytes, limits: policy.limits)
@@ -37,6 +39,8 @@ extension VettedJSONDecoder {
     }
 
     /// Decodes bytes that already passed the gate, under ``limits``.
+    ///
+    /// - Throws: what `decode(_:from:)` throws for the verified bytes: `DecodingError`, `ValidationErrors`, or a declaration `VettedError`.
     public func decode<T: Decodable>(_ type: T.Type, from verified: VerifiedBytes) throws -> T {
         try decode(type, from: verified.bytes)
     }

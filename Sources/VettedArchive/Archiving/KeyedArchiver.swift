@@ -32,6 +32,8 @@ public final class KeyedArchiver {
     }
 
     /// The archive of `object` under the key `root`.
+    ///
+    /// - Throws: `VettedError` `unencodableValue` for a value the archiver cannot write (a type without secure coding when it is required).
     public static func archivedData(
         withRootObject object: any SecureCoding, requiringSecureCoding: Bool = true, limits: Limits = .default
     ) throws -> Data {

@@ -110,6 +110,7 @@ public final class KeyedUnarchiver {
         try self.init(forReadingFrom: Array(data), limits: limits)
     }
 
+    /// - Throws: `VettedError` when the bytes are not a property list (the reader's codes) or not a keyed archive (`notAKeyedArchive`).
     public init(forReadingFrom bytes: [UInt8], limits: Limits = .default) throws(VettedError) {
         graph = try ArchiveGraph(parsing: bytes, limits: limits)
         self.limits = limits
@@ -138,24 +139,32 @@ public final class KeyedUnarchiver {
     // MARK: Top level
 
     /// The root object, if it is a `T`.
+    ///
+    /// - Throws: `VettedError` (`classNotAllowed`, `secureCodingNotSupported`, `typeMismatch`, `archiveCorrupted`, `archiveCycle`, the limits, or the property-list reader's codes), or the error a type passed to ``failWithError(_:)``.
     public static func unarchivedObject<T: SecureCoding>(ofClass type: T.Type, from data: Data, limits: Limits = .default) throws -> T? {
         let unarchiver = try KeyedUnarchiver(forReadingFrom: data, limits: limits)
         return try unarchiver.finish(unarchiver.decodeObject(of: type, forKey: rootKey))
     }
 
     /// The root object, if it is one of `types`.
+    ///
+    /// - Throws: `VettedError` (`classNotAllowed`, `secureCodingNotSupported`, `typeMismatch`, `archiveCorrupted`, `archiveCycle`, the limits, or the property-list reader's codes), or the error a type passed to ``failWithError(_:)``.
     public static func unarchivedObject(ofClasses types: [any SecureCoding.Type], from data: Data, limits: Limits = .default) throws -> Any? {
         let unarchiver = try KeyedUnarchiver(forReadingFrom: data, limits: limits)
         return try unarchiver.finish(unarchiver.decodeObject(ofClasses: types, forKey: rootKey))
     }
 
     /// The root array, if every element is a `T`.
+    ///
+    /// - Throws: `VettedError` (`classNotAllowed`, `secureCodingNotSupported`, `typeMismatch`, `archiveCorrupted`, `archiveCycle`, the limits, or the property-list reader's codes), or the error a type passed to ``failWithError(_:)``.
     public static func unarchivedArrayOfObjects<T: SecureCoding>(ofClass type: T.Type, from data: Data, limits: Limits = .default) throws -> [T]? {
         let unarchiver = try KeyedUnarchiver(forReadingFrom: data, limits: limits)
         return try unarchiver.finish(unarchiver.decodeArrayOfObjects(ofClass: type, forKey: rootKey))
     }
 
     /// The root dictionary, if every key is a `Key` and every value a `Value`.
+    ///
+    /// - Throws: `VettedError` (`classNotAllowed`, `secureCodingNotSupported`, `typeMismatch`, `archiveCorrupted`, `archiveCycle`, the limits, or the property-list reader's codes), or the error a type passed to ``failWithError(_:)``.
     public static func unarchivedDictionary<Key: SecureCoding & Hashable, Value: SecureCoding>(
         ofKeyClass keyType: Key.Type, objectClass valueType: Value.Type, from data: Data, limits: Limits = .default
     ) throws -> [Key: Value]? {
@@ -164,12 +173,16 @@ public final class KeyedUnarchiver {
     }
 
     /// The root array, if every element is one of `types`.
+    ///
+    /// - Throws: `VettedError` (`classNotAllowed`, `secureCodingNotSupported`, `typeMismatch`, `archiveCorrupted`, `archiveCycle`, the limits, or the property-list reader's codes), or the error a type passed to ``failWithError(_:)``.
     public static func unarchivedArrayOfObjects(ofClasses types: [any SecureCoding.Type], from data: Data, limits: Limits = .default) throws -> [Any]? {
         let unarchiver = try KeyedUnarchiver(forReadingFrom: data, limits: limits)
         return try unarchiver.finish(unarchiver.decodeArrayOfObjects(ofClasses: types, forKey: rootKey))
     }
 
     /// The root dictionary, if every key is one of `keyTypes` and every value one of `valueTypes`.
+    ///
+    /// - Throws: `VettedError` (`classNotAllowed`, `secureCodingNotSupported`, `typeMismatch`, `archiveCorrupted`, `archiveCycle`, the limits, or the property-list reader's codes), or the error a type passed to ``failWithError(_:)``.
     public static func unarchivedDictionary(
         keysOfClasses keyTypes: [any SecureCoding.Type], objectsOfClasses valueTypes: [any SecureCoding.Type], from data: Data,
         limits: Limits = .default

@@ -124,12 +124,16 @@ open class VettedJSONDecoder: @unchecked Sendable {
     }
 
     /// Decodes `type` from JSON bytes.
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let options = options.current
         return try decode(type, from: SourceText(data), parser: Self.parser(options), options: options)
     }
 
     /// Decodes `type` from JSON bytes.
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         let options = options.current
         return try decode(type, from: SourceText(bytes), parser: Self.parser(options), options: options)
@@ -137,6 +141,8 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     /// Decodes `type` from bytes parsed under `limits` instead of ``limits`` (the gate's policy
     /// passes its own). The decoder itself is not changed, so it can be shared.
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], limits: Limits) throws -> T {
         var options = options.current
         options.limits = limits
@@ -145,6 +151,8 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     /// Decodes `type` from a parsed value (written out and read back: decoding
     /// always reads a tape of the bytes; of a repeated key the first counts).
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         let parser = JSONParser(limits: .unlimited, options: .init(duplicateKeys: .keepFirst))
         return try decode(type, from: SourceText(JSONWriter().bytes(value)), parser: parser, options: options.current)

@@ -63,6 +63,8 @@ public struct JSONParser: Sendable {
     // MARK: Parsing
 
     /// Parses a whole document into a ``JSONValue``.
+    ///
+    /// - Throws: `VettedError`, located (code, offset, path, excerpt), for every defect and every limit.
     public func parse(_ source: SourceText) throws(VettedError) -> JSONValue {
         try run(source, mode: .values).get() ?? .null
     }
@@ -75,6 +77,8 @@ public struct JSONParser: Sendable {
 
     /// Checks well-formedness, the options and the limits exactly as ``parse(_:)-(SourceText)``
     /// does, with the same errors, but builds no values: the fastest way to reject junk.
+    ///
+    /// - Throws: `VettedError`, the same as ``parse(_:)-(SourceText)`` for the same input.
     public func validate(_ source: SourceText) throws(VettedError) {
         _ = try run(source, mode: .validate).get()
     }

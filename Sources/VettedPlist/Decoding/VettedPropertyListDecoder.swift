@@ -77,24 +77,32 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
     public init() {}
 
     /// Decodes `type` from a binary or XML property list.
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         var format = PlistParser.Format.binary
         return try decode(type, from: SourceText(data), format: &format)
     }
 
     /// Decodes `type` from a binary or XML property list.
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         var format = PlistParser.Format.binary
         return try decode(type, from: SourceText(bytes), format: &format)
     }
 
     /// Decodes `type`, and says in `format` which format the bytes were in.
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistParser.Format) throws -> T {
         try decode(type, from: SourceText(data), format: &format)
     }
 
     /// Decodes `type` from a value already read. It is written out and read
     /// back, so that ``limits`` and ``duplicateKeyPolicy`` hold as for bytes.
+    ///
+    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from value: PlistValue) throws -> T {
         var format = PlistParser.Format.binary
         return try decode(type, from: SourceText(PlistWriter.binary(value)), format: &format)

@@ -41,6 +41,8 @@ public struct PlistParser: Sendable {
     }
 
     /// Parses either format, detected from the first bytes.
+    ///
+    /// - Throws: `VettedError`, located, for an unknown format, every defect and every limit (`amplificationLimitExceeded` included).
     public func parse(_ source: SourceText) throws(VettedError) -> PlistValue {
         guard let format = Self.format(of: source) else {
             throw VettedError(.unknownPlistFormat, at: 0, in: source, message: "not a property list: expected bplist00 or XML")
@@ -52,6 +54,8 @@ public struct PlistParser: Sendable {
     public func parse(_ bytes: [UInt8]) throws(VettedError) -> PlistValue { try parse(SourceText(bytes)) }
 
     /// Parses the given format only.
+    ///
+    /// - Throws: `VettedError`, located, for every defect and every limit.
     public func parse(_ source: SourceText, as format: Format) throws(VettedError) -> PlistValue {
         try checkSize(source)
         let result = source.withScanner { scanner -> Result<PlistValue, VettedError> in

@@ -159,6 +159,8 @@ public enum PlistWriter {
     /// XML property-list bytes, indented with tabs as Apple writes them.
     /// Throws `unrepresentableValue` for text XML 1.0 cannot hold (control
     /// characters other than tab, line feed and carriage return, U+FFFE, U+FFFF).
+    ///
+    /// - Throws: `VettedError` `unrepresentableValue` for what XML cannot hold (control characters other than tab and line feed, dates outside years 1 to 9999).
     public static func xml(_ value: PlistValue) throws(VettedError) -> [UInt8] {
         var output: [UInt8] = []
         do {

@@ -9,6 +9,8 @@ public enum HTTPSignatures {
     ///
     /// `created` and `keyid` are always written; `alg` unless `includeAlgorithm` is false.
     /// Covering `content-digest` needs the field: call ``HTTPMessage/setContentDigest(_:)`` first.
+    ///
+    /// - Throws: `VettedError` when the message cannot be signed as asked (a component it lacks, a malformed field).
     public static func sign(
         _ message: inout HTTPMessage,
         label: String = "sig1",
@@ -74,6 +76,8 @@ public enum HTTPSignatures {
     /// With ``HTTPSignaturePolicy/label`` unset, each signature is tried in the
     /// order of `Signature-Input`; the first that satisfies the policy and
     /// verifies is returned. When none does, the first signature's error is thrown.
+    ///
+    /// - Throws: `VettedError` for a missing or malformed signature, an untrusted or mismatched key, a component the policy requires but the signature does not cover, an expired signature, or a body whose `Content-Digest` does not match.
     public static func verify(
         _ message: HTTPMessage, trusting keys: TrustedKeys, policy: HTTPSignaturePolicy, now: Date = Date()
     ) throws(VettedError) -> VerifiedHTTPMessage {

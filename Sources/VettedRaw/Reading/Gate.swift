@@ -88,6 +88,8 @@ public struct VerifiedBytes: Sendable {
 /// The raw-data stage: size, then digest, then signature — before a single byte is interpreted.
 public enum Gate {
     /// Reads `source` under `policy` and checks it.
+    ///
+    /// - Throws: `VettedError`: `inputSizeLimitExceeded`, `digestMismatch`, `signatureMismatch`, `unknownKeyID`, `algorithmMismatch`, `malformedEnvelope`, `unreadableInput`, with the offset of the field at fault.
     public static func admit(_ source: ByteSource, policy: GatePolicy) throws(VettedError) -> VerifiedBytes {
         var hashers = Hashers(policy: policy)
         let bytes: [UInt8]
@@ -145,6 +147,8 @@ public enum Gate {
     }
 
     /// Bytes that need no check but the size cap (a policy with no digest and no signature).
+    ///
+    /// - Throws: `VettedError` `inputSizeLimitExceeded` when there are more than `maxBytes` bytes.
     public static func admit(_ bytes: [UInt8], maxBytes: Int) throws(VettedError) -> VerifiedBytes {
         try admit(.bytes(bytes), policy: GatePolicy(maxBytes: maxBytes))
     }

@@ -45,6 +45,8 @@ public struct LinearPattern: Sendable, Hashable {
     static let maximumRepeat = 100
 
     /// Compiles `source`; throws `invalidPattern` when it is malformed or too large.
+    ///
+    /// - Throws: `VettedError` `invalidPattern` for a pattern that does not compile (the message names its position), is longer than 1,000 bytes or compiles to more than 10,000 instructions.
     public init(_ source: String) throws(VettedError) {
         guard source.utf8.count <= Self.maximumSourceBytes else {
             throw VettedError(code: .invalidPattern, message: "pattern is longer than \(Self.maximumSourceBytes) bytes")

@@ -56,6 +56,8 @@ public struct Rule<Value>: Sendable {
     }
 
     /// Runs `self` on `value`, throwing the violation as a ``VettedError`` at `path`.
+    ///
+    /// - Throws: `VettedError` with the rule's code at `path` when `value` breaks the rule.
     public func validate(_ value: Value, at path: DocumentPath = DocumentPath()) throws(VettedError) {
         if let violation = check(value) { throw violation.error(at: path) }
     }
