@@ -24,7 +24,7 @@ import VettedPlist
 
     /// bplist fuzzer, timeout-c7102ced (210 bytes): arrays sharing their two
     /// children level after level expand to 65,539 values, under the fuzz
-    /// target's 100,000. Bounded by `maxValues` and the amplification budget;
+    /// target's limit then (100,000; now 30,000). Bounded by `maxValues` and the amplification budget;
     /// the fuzz run's 3-second timeout came from a loaded machine (0.7 s of CPU
     /// in the ASan build for the target's seven passes). Counted here exactly.
     @Test func fuzzerDiscoveredSharedArraysExpandWithinTheLimits() throws {
@@ -44,6 +44,24 @@ import VettedPlist
         let error = thrownError { () throws(VettedError) in _ = try PlistParser(limits: Limits(maxValues: 65_538)).parse(bytes) }
         #expect(error?.code == .valueLimitExceeded)
         #expect(try PlistParser().parse(PlistWriter.binary(value)) == value)
+    }
+
+    /// bplist fuzzer, timeout-218d24f7 (202 bytes): the same shape with a
+    /// damaged trailer and one array emptied, 66,079 values. After it the
+    /// target's value limit went from 100,000 to 30,000 (FuzzPlist.swift says
+    /// why), which refuses both inputs at once.
+    @Test func fuzzerDiscoveredSharedArraysWithAnEmptyOne() throws {
+        let bytes = Array(Data(base64Encoded: "YnBsaXN0MDCiBBMAAAAAAAAABASiBQWiBgaiBweiCAigCQmiCgqiCwuiDAyiDQ2iDg6iDw+iEBCiERGiEhKiExOiFBSiFRWiFhaiFxeiCBiiGRmiGhqiGxuiHCSiHR2iHh6iHx+iICCiISGiIiKiIyOiJCSiJSWB8yaiJyeiKCgJCAsOERQXGh0gIyYpLC8yNTg7PkFER0pZTV9WUFNxYlxraHd0bmV6fYAAAAALDhEBAQAAAAAAAAApAAAAAAAAAAAAAAAAAAAAgQ==") ?? Data())
+        #expect(bytes.count == 202)
+        var total = 0
+        var pending = [try PlistParser(limits: Limits(maxValues: 100_000)).parse(bytes)]
+        while let next = pending.popLast() {
+            total += 1
+            if case .array(let elements) = next { pending += elements }
+        }
+        #expect(total == 66_079)
+        let error = thrownError { () throws(VettedError) in _ = try PlistParser(limits: Limits(maxValues: 30_000)).parse(bytes) }
+        #expect(error?.code == .valueLimitExceeded)
     }
 
     @Test func xmlDatesCoverYearsOneTo9999() throws {
