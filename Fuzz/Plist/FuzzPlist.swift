@@ -9,14 +9,18 @@
 import VettedCore
 import VettedPlist
 
-// A value costs about 25 µs across this target's seven passes in the ASan build
-// (read, write and read back in both formats): 30,000 values stay near 0.75 s,
-// a quarter of the 3-second timeout even on a loaded machine. At 100,000, shared
-// arrays of 200 bytes expanding to 66,000 values took 1.6 s alone and timed out
-// under load (timeout-c7102ced, timeout-218d24f7: FuzzerDiscoveredTests).
+// What one input may cost is held well under the 3-second timeout, so that a
+// timeout means super-linear work, not a legitimate expansion: this target makes
+// seven passes (read, write and read back in both formats) in an ASan build.
+// - 30,000 values (a value costs about 25 µs across the passes): shared arrays of
+//   200 bytes expanding to 66,000 values took 1.6 s alone at 100,000 and timed
+//   out under load (timeout-c7102ced, timeout-218d24f7);
+// - 1 MiB of expansion (amplificationThreshold; the default 8 MiB lets a 4 KB
+//   file name one 2,000-byte string 2,000 times, 4 MB, and that timed out too:
+//   timeout-18c626d3). Each is a named test in FuzzerDiscoveredTests.
 private let limits = Limits(
     maxInputBytes: 1 << 20, maxDepth: 256, maxStringBytes: 1 << 16, maxMembers: 10_000,
-    maxValues: 30_000, maxNumberLength: 64)
+    maxValues: 30_000, maxNumberLength: 64, amplificationThreshold: 1 << 20)
 
 #if FUZZ_XML
 private let format = PlistParser.Format.xml
