@@ -53,10 +53,12 @@ let package = Package(
                 .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers"),
             ],
             swiftSettings: strictSettings),
+        // What both decoders share: the field source `@Vetted`'s one generated body reads.
+        .target(name: "VettedDecoding", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
         // The strict JSON parser, JSONValue, the writer and the decoder.
-        .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
+        .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules", "VettedDecoding"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
-        .target(name: "VettedPlist", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
+        .target(name: "VettedPlist", dependencies: ["VettedCore", "VettedRules", "VettedDecoding"], swiftSettings: strictSettings),
         // Secure keyed archives: NSKeyedArchiver's format with NSSecureCoding's semantics.
         .target(name: "VettedArchive", dependencies: ["VettedCore", "VettedRules", "VettedPlist"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage, and joins them (the gate → decode pipeline).
@@ -77,7 +79,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         // `@Vetted` / `@Check` and what their expansions call. No core product depends on it.
-        .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
+        .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules", "VettedDecoding", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [

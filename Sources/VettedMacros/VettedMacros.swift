@@ -1,5 +1,6 @@
 public import Foundation
 @_exported public import VettedCore
+@_exported public import VettedDecoding
 @_exported public import VettedJSON
 @_exported public import VettedPlist
 @_exported public import VettedRules
@@ -28,9 +29,9 @@ public import Foundation
 /// make the cases from the raw values they read, with no decoder per value.
 @attached(member, names: named(validation), named(__vettedVisitFields), arbitrary)
 @attached(
-    extension, conformances: VettedModel, _VettedJSONDecodable, _VettedPlistDecodable, _VettedStringEnum, _VettedIntEnum, _VettedJSONDirectArray,
-    names: named(__vettedFields), named(init(__vettedJSON:)), named(init(__vettedDirect:)), named(init(__vettedPlist:)),
-    named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedRawValueBytes), named(__vettedCase), named(__vettedDirectArray))
+    extension, conformances: VettedModel, _VettedDecodable, _VettedStringEnum, _VettedIntEnum,
+    names: named(__vettedFields), named(init(__vetted:)), named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedRawValueBytes),
+    named(__vettedCase))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as

@@ -91,7 +91,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 let switchCases = raw.cases.enumerated().map { "        case \($0.offset): return .\($0.element)" }.joined(separator: "\n")
                 byBytes = """
 
-                        \(access)static let __vettedRawValueBytes = VettedRules._VettedRawValueBytes([\(values)])
+                        \(access)static let __vettedRawValueBytes = VettedDecoding._VettedRawValueBytes([\(values)])
                         \(access)static func __vettedCase(_ index: Int) -> Self? {
                             switch index {
                     \(switchCases)
@@ -101,43 +101,15 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                     """
             }
             let decl: DeclSyntax = """
-                extension \(type.trimmed): VettedRules.\(raw: protocolName) {
-                    \(raw: access)init(__vettedRawValue rawValue: \(raw: raw.rawType)) throws(VettedRules._VettedRawValueMiss) {
-                        guard let value = Self(rawValue: rawValue) else { throw VettedRules._VettedRawValueMiss() }
+                extension \(type.trimmed): VettedDecoding.\(raw: protocolName) {\(raw: byBytes)
+                    \(raw: access)init(__vettedRawValue rawValue: \(raw: raw.rawType)) throws(VettedDecoding._VettedRawValueMiss) {
+                        guard let value = Self(rawValue: rawValue) else { throw VettedDecoding._VettedRawValueMiss() }
                         self = value
                     }
-                    \(raw: access)static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self] {
-                        var result: [Self] = []
-                        result.reserveCapacity(count)
-                        for index in 0 ..< count { result.append(try element(index)) }
-                        return result
-                    }
+                \(raw: arrayBuilder(access: access))
                 }
                 """
-            // JSON read straight from the bytes: an array of the enum, built here, each raw
-            // value's exact bytes matched to its case (any other spelling: `init(rawValue:)`).
-            let element =
-                raw.rawType == "String"
-                ? """
-                            switch try reader.rawValueIndex(Self.__vettedRawValueBytes) {
-                \(raw.cases.enumerated().map { "            case \($0.offset): result.append(.\($0.element))" }.joined(separator: "\n"))
-                            default: result.append(try reader.rawValueCase(Self.self))
-                            }
-                """
-                : "            result.append(try reader.intCase(Self.self))"
-            let direct: DeclSyntax = """
-                extension \(type.trimmed): VettedJSON._VettedJSONDirectArray {\(raw: byBytes)
-                    \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
-                        var result: [Self] = []
-                        try reader.beginArray()
-                        while try reader.nextElement(result.count) {
-                \(raw: element)
-                        }
-                        return result
-                    }
-                }
-                """
-            return [decl, direct].compactMap { $0.as(ExtensionDeclSyntax.self) }
+            return [decl].compactMap { $0.as(ExtensionDeclSyntax.self) }
         }
         // The member role reports what is wrong; this one only stays silent then.
         guard let model = Model(declaration, attribute: node, in: DiscardingContext(context)) else { return [] }
@@ -146,70 +118,56 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         guard let ext = conformance.as(ExtensionDeclSyntax.self) else { return [] }
         guard model.keepsInitFromDecoder == nil else { return [ext] }
         let names = model.coded.map(\.keyExpression).joined(separator: ", ")
-        let assignments = model.coded.enumerated().map { index, property in
-            "        self.\(property.name) = try fields.\(property.isOptional ? "decodeIfPresent" : property.isArray ? "decodeArray" : "decode")(\(index))"
-        }
-        // The inherited conformance is written out: the macro declares it too (for enums), and a
-        // conformance a macro declares is not implied by another.
+        // One body for every source: the JSON bytes, the JSON tape, a property list's values.
         let decoding: DeclSyntax = """
-            extension \(type.trimmed): VettedJSON._VettedJSONDecodable, VettedJSON._VettedJSONDirectArray {
-                \(raw: access)static let __vettedFields = VettedRules._VettedFieldTable([\(raw: names)])
-                \(raw: access)init(__vettedJSON fields: inout VettedJSON._JSONFields) throws {
-            \(raw: assignments.joined(separator: "\n"))
+            extension \(type.trimmed): VettedDecoding._VettedDecodable {
+                \(raw: access)static let __vettedFields = VettedDecoding._VettedFieldTable([\(raw: names)])
+                \(raw: access)init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
+            \(raw: decodingBody(model).joined(separator: "\n"))
                 }
-                \(raw: access)init(__vettedDirect reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) {
-            \(raw: directBody(model).joined(separator: "\n"))
-                }
-                \(raw: access)static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
-                    var result: [Self] = []
-                    try reader.beginArray()
-                    while try reader.nextElement(result.count) { result.append(try Self(__vettedDirect: &reader)) }
-                    return result
-                }
+            \(raw: arrayBuilder(access: access))
             }
             """
-        let plistDecoding: DeclSyntax = """
-            extension \(type.trimmed): VettedPlist._VettedPlistDecodable {
-                \(raw: access)init(__vettedPlist fields: inout VettedPlist._PlistFields) throws {
-            \(raw: assignments.joined(separator: "\n"))
-                }
-            }
-            """
-        guard let decodingExtension = decoding.as(ExtensionDeclSyntax.self) else { return [ext] }
-        var result = [ext]
-        if protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("_VettedJSONDecodable") }) {
-            result.append(decodingExtension)
-        }
-        if let plistExtension = plistDecoding.as(ExtensionDeclSyntax.self),
-            protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("_VettedPlistDecodable") })
-        {
-            result.append(plistExtension)
-        }
-        return result
+        guard let decodingExtension = decoding.as(ExtensionDeclSyntax.self),
+            protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("_VettedDecodable") })
+        else { return [ext] }
+        return [ext, decodingExtension]
     }
 
-    /// The body of `init(__vettedDirect:)`: each member read as it comes, by a call
-    /// chosen for the field's type; all required fields present; relations run.
-    static func directBody(_ model: Model) -> [String] {
-        var lines = ["        var object = try reader.beginObject(Self.self)"]
+    /// `__vettedArray`: an array of the type built in its own module, where the array's type is known.
+    static func arrayBuilder(access: String) -> String {
+        """
+            \(access)static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
+                var result: [Self] = []
+                result.reserveCapacity(capacity)
+                while let element = try next(result.count) { result.append(element) }
+                return result
+            }
+        """
+    }
+
+    /// The body of `init(__vetted:)`: each field the source offers read by a call
+    /// chosen for the field's type; every required field present; the object
+    /// closed with the values its relations need.
+    static func decodingBody(_ model: Model) -> [String] {
+        var lines = ["        try source.beginObject(Self.self)"]
         for index in model.coded.indices {
             lines.append("        var __vetted\(index): __VettedField\(index)? = nil")
         }
-        lines.append("        while let field = try reader.nextField(&object) {")
+        lines.append("        while let field = try source.nextField() {")
         lines.append("            switch field {")
         for (index, property) in model.coded.enumerated() {
             let call =
                 property.isOptional
                 ? "readIfPresent(__VettedField\(index).self"
                 : property.isArray ? "readArray(__VettedElement\(index).self" : "read(__VettedField\(index).self"
-            lines.append("            case \(index): __vetted\(index) = try reader.\(call), \(index), &object)")
+            lines.append("            case \(index): __vetted\(index) = try source.\(call), \(index))")
         }
-        lines.append("            default: try reader.skipValue()")
+        lines.append("            default: try source.skipValue()")
         lines.append("            }")
         lines.append("        }")
-        let required = model.coded.indices.filter { !model.coded[$0].isOptional }
-        if !required.isEmpty {
-            lines.append("        guard \(required.map { "let __vetted\($0)" }.joined(separator: ", ")) else { throw VettedRules._VettedDirectMiss() }")
+        for index in model.coded.indices where !model.coded[index].isOptional {
+            lines.append("        guard let __vetted\(index) else { throw source.missing(\(index)) }")
         }
         var related: [Int] = []
         for property in model.checked {
@@ -220,8 +178,10 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 }
             }
         }
-        if !related.isEmpty {
-            lines.append("        try reader.relations(&object) { field -> Any? in")
+        if related.isEmpty {
+            lines.append("        try source.endObject { _ in nil }")
+        } else {
+            lines.append("        try source.endObject { field -> Any? in")
             lines.append("            switch field {")
             for index in related.sorted() { lines.append("            case \(index): return __vetted\(index)") }
             lines.append("            default: return nil")

@@ -8,7 +8,7 @@ import VettedMacrosPlugin
 /// What `@Vetted` and `@Check` write, and what they refuse, checked on source text.
 @Suite struct ExpansionTests {
     static let macros: [String: MacroSpec] = [
-        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "_VettedJSONDecodable", "_VettedPlistDecodable", "_VettedStringEnum", "_VettedIntEnum", "_VettedJSONDirectArray"]),
+        "Vetted": MacroSpec(type: VettedMacro.self, conformances: ["VettedModel", "_VettedDecodable", "_VettedStringEnum", "_VettedIntEnum"]),
         "Check": MacroSpec(type: CheckMacro.self),
     ]
 
@@ -109,42 +109,47 @@ import VettedMacrosPlugin
             extension Listing: VettedMacros.VettedModel {
             }
 
-            extension Listing: VettedJSON._VettedJSONDecodable, VettedJSON._VettedJSONDirectArray {
-                static let __vettedFields = VettedRules._VettedFieldTable(["id", "name", "tags", "created", "last_updated"])
-                init(__vettedJSON fields: inout VettedJSON._JSONFields) throws {
-                    self.id = try fields.decode(0)
-                    self.name = try fields.decode(1)
-                    self.tags = try fields.decodeArray(2)
-                    self.created = try fields.decode(3)
-                    self.lastUpdated = try fields.decode(4)
-                }
-                init(__vettedDirect reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) {
-                    var object = try reader.beginObject(Self.self)
+            extension Listing: VettedDecoding._VettedDecodable {
+                static let __vettedFields = VettedDecoding._VettedFieldTable(["id", "name", "tags", "created", "last_updated"])
+                init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
+                    try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
                     var __vetted1: __VettedField1? = nil
                     var __vetted2: __VettedField2? = nil
                     var __vetted3: __VettedField3? = nil
                     var __vetted4: __VettedField4? = nil
-                    while let field = try reader.nextField(&object) {
+                    while let field = try source.nextField() {
                         switch field {
                         case 0:
-                            __vetted0 = try reader.read(__VettedField0.self, 0, &object)
+                            __vetted0 = try source.read(__VettedField0.self, 0)
                         case 1:
-                            __vetted1 = try reader.read(__VettedField1.self, 1, &object)
+                            __vetted1 = try source.read(__VettedField1.self, 1)
                         case 2:
-                            __vetted2 = try reader.readArray(__VettedElement2.self, 2, &object)
+                            __vetted2 = try source.readArray(__VettedElement2.self, 2)
                         case 3:
-                            __vetted3 = try reader.read(__VettedField3.self, 3, &object)
+                            __vetted3 = try source.read(__VettedField3.self, 3)
                         case 4:
-                            __vetted4 = try reader.read(__VettedField4.self, 4, &object)
+                            __vetted4 = try source.read(__VettedField4.self, 4)
                         default:
-                            try reader.skipValue()
+                            try source.skipValue()
                         }
                     }
-                    guard let __vetted0, let __vetted1, let __vetted2, let __vetted3, let __vetted4 else {
-                        throw VettedRules._VettedDirectMiss()
+                    guard let __vetted0 else {
+                        throw source.missing(0)
                     }
-                    try reader.relations(&object) { field -> Any? in
+                    guard let __vetted1 else {
+                        throw source.missing(1)
+                    }
+                    guard let __vetted2 else {
+                        throw source.missing(2)
+                    }
+                    guard let __vetted3 else {
+                        throw source.missing(3)
+                    }
+                    guard let __vetted4 else {
+                        throw source.missing(4)
+                    }
+                    try source.endObject { field -> Any? in
                         switch field {
                         case 3:
                             return __vetted3
@@ -160,23 +165,13 @@ import VettedMacrosPlugin
                     self.created = __vetted3
                     self.lastUpdated = __vetted4
                 }
-                static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
+                static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
-                    try reader.beginArray()
-                    while try reader.nextElement(result.count) {
-                        result.append(try Self(__vettedDirect: &reader))
+                    result.reserveCapacity(capacity)
+                    while let element = try next(result.count) {
+                        result.append(element)
                     }
                     return result
-                }
-            }
-
-            extension Listing: VettedPlist._VettedPlistDecodable {
-                init(__vettedPlist fields: inout VettedPlist._PlistFields) throws {
-                    self.id = try fields.decode(0)
-                    self.name = try fields.decode(1)
-                    self.tags = try fields.decodeArray(2)
-                    self.created = try fields.decode(3)
-                    self.lastUpdated = try fields.decode(4)
                 }
             }
             """#)
@@ -220,43 +215,35 @@ import VettedMacrosPlugin
             extension Item: VettedMacros.VettedModel {
             }
 
-            extension Item: VettedJSON._VettedJSONDecodable, VettedJSON._VettedJSONDirectArray {
-                public static let __vettedFields = VettedRules._VettedFieldTable([CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue])
-                public init(__vettedJSON fields: inout VettedJSON._JSONFields) throws {
-                    self.count = try fields.decodeIfPresent(0)
-                    self.note = try fields.decodeIfPresent(1)
-                }
-                public init(__vettedDirect reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) {
-                    var object = try reader.beginObject(Self.self)
+            extension Item: VettedDecoding._VettedDecodable {
+                public static let __vettedFields = VettedDecoding._VettedFieldTable([CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue])
+                public init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
+                    try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
                     var __vetted1: __VettedField1? = nil
-                    while let field = try reader.nextField(&object) {
+                    while let field = try source.nextField() {
                         switch field {
                         case 0:
-                            __vetted0 = try reader.readIfPresent(__VettedField0.self, 0, &object)
+                            __vetted0 = try source.readIfPresent(__VettedField0.self, 0)
                         case 1:
-                            __vetted1 = try reader.readIfPresent(__VettedField1.self, 1, &object)
+                            __vetted1 = try source.readIfPresent(__VettedField1.self, 1)
                         default:
-                            try reader.skipValue()
+                            try source.skipValue()
                         }
+                    }
+                    try source.endObject { _ in
+                        nil
                     }
                     self.count = __vetted0
                     self.note = __vetted1
                 }
-                public static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
+                public static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
-                    try reader.beginArray()
-                    while try reader.nextElement(result.count) {
-                        result.append(try Self(__vettedDirect: &reader))
+                    result.reserveCapacity(capacity)
+                    while let element = try next(result.count) {
+                        result.append(element)
                     }
                     return result
-                }
-            }
-
-            extension Item: VettedPlist._VettedPlistDecodable {
-                public init(__vettedPlist fields: inout VettedPlist._PlistFields) throws {
-                    self.count = try fields.decodeIfPresent(0)
-                    self.note = try fields.decodeIfPresent(1)
                 }
             }
             """#)
@@ -276,25 +263,8 @@ import VettedMacrosPlugin
                 case music, books
             }
 
-            extension Tag: VettedRules._VettedStringEnum {
-                public init(__vettedRawValue rawValue: String) throws(VettedRules._VettedRawValueMiss) {
-                    guard let value = Self(rawValue: rawValue) else {
-                        throw VettedRules._VettedRawValueMiss()
-                    }
-                    self = value
-                }
-                public static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self] {
-                    var result: [Self] = []
-                    result.reserveCapacity(count)
-                    for index in 0 ..< count {
-                        result.append(try element(index))
-                    }
-                    return result
-                }
-            }
-
-            extension Tag: VettedJSON._VettedJSONDirectArray {
-                public static let __vettedRawValueBytes = VettedRules._VettedRawValueBytes([Self.music.rawValue, Self.books.rawValue])
+            extension Tag: VettedDecoding._VettedStringEnum {
+                public static let __vettedRawValueBytes = VettedDecoding._VettedRawValueBytes([Self.music.rawValue, Self.books.rawValue])
                 public static func __vettedCase(_ index: Int) -> Self? {
                     switch index {
                     case 0:
@@ -305,18 +275,17 @@ import VettedMacrosPlugin
                         return nil
                     }
                 }
-                public static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
+                public init(__vettedRawValue rawValue: String) throws(VettedDecoding._VettedRawValueMiss) {
+                    guard let value = Self(rawValue: rawValue) else {
+                        throw VettedDecoding._VettedRawValueMiss()
+                    }
+                    self = value
+                }
+                public static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
-                    try reader.beginArray()
-                    while try reader.nextElement(result.count) {
-                        switch try reader.rawValueIndex(Self.__vettedRawValueBytes) {
-                        case 0:
-                            result.append(.music)
-                        case 1:
-                            result.append(.books)
-                        default:
-                            result.append(try reader.rawValueCase(Self.self))
-                        }
+                    result.reserveCapacity(capacity)
+                    while let element = try next(result.count) {
+                        result.append(element)
                     }
                     return result
                 }
@@ -333,29 +302,18 @@ import VettedMacrosPlugin
                 case low = 1, high
             }
 
-            extension Level: VettedRules._VettedIntEnum {
-                init(__vettedRawValue rawValue: Int) throws(VettedRules._VettedRawValueMiss) {
+            extension Level: VettedDecoding._VettedIntEnum {
+                init(__vettedRawValue rawValue: Int) throws(VettedDecoding._VettedRawValueMiss) {
                     guard let value = Self(rawValue: rawValue) else {
-                        throw VettedRules._VettedRawValueMiss()
+                        throw VettedDecoding._VettedRawValueMiss()
                     }
                     self = value
                 }
-                static func __vettedArray(count: Int, _ element: (Int) throws -> Self) throws -> [Self] {
+                static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
                     var result: [Self] = []
-                    result.reserveCapacity(count)
-                    for index in 0 ..< count {
-                        result.append(try element(index))
-                    }
-                    return result
-                }
-            }
-
-            extension Level: VettedJSON._VettedJSONDirectArray {
-                static func __vettedDirectArray(_ reader: inout VettedJSON._JSONDirectReader) throws(VettedRules._VettedDirectMiss) -> [Self] {
-                    var result: [Self] = []
-                    try reader.beginArray()
-                    while try reader.nextElement(result.count) {
-                        result.append(try reader.intCase(Self.self))
+                    result.reserveCapacity(capacity)
+                    while let element = try next(result.count) {
+                        result.append(element)
                     }
                     return result
                 }

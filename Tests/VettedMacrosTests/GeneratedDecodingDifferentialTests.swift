@@ -137,7 +137,7 @@ enum GenCorpus {
     @Test func typesFromTheMacroUseGeneratedDecoding() {
         let types: [Any.Type] = [GenItem.self, GenChild.self, Auction.self]
         // A class keeps init(from:).
-        #expect(types.map { $0 is any _VettedJSONDecodable.Type } == [true, true, false])
+        #expect(types.map { $0 is any _VettedDecodable.Type } == [true, true, false])
     }
 
     @Test(arguments: configurations)

@@ -74,7 +74,7 @@ enum GenPlistCorpus {
     @Test func typesFromTheMacroUseGeneratedDecoding() {
         let types: [Any.Type] = [GenItem.self, GenChild.self, Auction.self, Listing.self]
         // A class keeps init(from:).
-        #expect(types.map { $0 is any _VettedPlistDecodable.Type } == [true, true, false, true])
+        #expect(types.map { $0 is any _VettedDecodable.Type } == [true, true, false, true])
     }
 
     @Test func theCorpusIsReadAsPropertyLists() {

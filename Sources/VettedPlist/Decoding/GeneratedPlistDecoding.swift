@@ -1,39 +1,26 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
 import VettedCore
-public import VettedRules
+import VettedDecoding
+import VettedRules
 
-/// A type whose decoding `@Vetted` generated: ``VettedPropertyListDecoder``
-/// reads its fields straight from the dictionary that was read — each field
-/// decoded by a call chosen at compile time for its type — instead of going
-/// through `init(from:)` and a keyed container, with exactly the same values
-/// and errors.
-///
-/// Generated code only.
-@_documentation(visibility: private)
-public protocol _VettedPlistDecodable: Decodable {
-    /// The coding keys of the fields, in the order `init(from:)` would decode them.
-    static var __vettedFields: _VettedFieldTable { get }
-    /// Decodes the fields in that order, each through `fields`.
-    init(__vettedPlist fields: inout _PlistFields) throws
-}
-
-/// A generated type's fields in one dictionary: what each field's decoding
-/// call reads, and what to check when it decodes. Made by the decoder, read by
-/// generated code through `decode(_:)` and `decodeIfPresent(_:)`; each call
-/// does what the keyed container's call of the same name does for
-/// `init(from:)`.
-@_documentation(visibility: private)
-public struct _PlistFields {
+/// A generated type's fields in one dictionary, offered to its generated
+/// body in declaration order: what each field's read finds, and what to check
+/// when it decodes. Each read does what the keyed container's call of the
+/// same name does for `init(from:)`.
+struct PlistFieldSource: _VettedDeclarationOrderSource {
     let decoder: PlistValueDecoder
     let table: _VettedFieldTable
     var lookup: PlistEntryLookup
     let scope: RuleScope?
     /// Each field's entry in the rules (-1: none).
     let entries: [Int]
+    var offered = 0
+
+    var fieldCount: Int { table.names.count }
 
     private func key(_ field: Int) -> CodingKeys {
         table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
@@ -46,12 +33,12 @@ public struct _PlistFields {
     @inline(__always)
     private mutating func value(_ field: Int) throws -> PlistValue {
         let name = table.names.indices.contains(field) ? table.names[field] : ""
-        guard let value = lookup.find(name) else { throw missing(field) }
+        guard let value = lookup.find(name) else { throw missingKey(field) }
         return value
     }
 
     @inline(never)
-    private func missing(_ field: Int) -> DecodingError {
+    func missingKey(_ field: Int) -> any Error {
         let key = key(field)
         return DecodingError.keyNotFound(
             key, .init(codingPath: decoder.codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
@@ -74,44 +61,44 @@ public struct _PlistFields {
         return value
     }
 
-    public mutating func decode(_ field: Int) throws -> String {
+    mutating func read(_ type: String.Type, _ field: Int) throws -> String {
         let value = try value(field)
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.string(value, Self.path(decoder, key)), field)
     }
 
-    public mutating func decode(_ field: Int) throws -> Int {
+    mutating func read(_ type: Int.Type, _ field: Int) throws -> Int {
         let value = try value(field)
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.integer(Int.self, value, Self.path(decoder, key)), field)
     }
 
-    public mutating func decode(_ field: Int) throws -> Bool {
+    mutating func read(_ type: Bool.Type, _ field: Int) throws -> Bool {
         let value = try value(field)
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.bool(value, Self.path(decoder, key)), field)
     }
 
-    public mutating func decode(_ field: Int) throws -> Double {
+    mutating func read(_ type: Double.Type, _ field: Int) throws -> Double {
         let value = try value(field)
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.double(value, Self.path(decoder, key)), field)
     }
 
-    public mutating func decode(_ field: Int) throws -> Date {
+    mutating func read(_ type: Date.Type, _ field: Int) throws -> Date {
         let value = try value(field)
         if case .date(let date) = value { return try checked(date, field) }
         return try checked(try decoder.child(Date.self, value, .key(key(field))), field)
     }
 
     /// An array, its elements decoded as `Array.init(from:)` would (generated ones by their own code).
-    public mutating func decodeArray<Element: Decodable>(_ field: Int) throws -> [Element] {
+    mutating func readValues<Element: Decodable>(_ type: Element.Type, _ field: Int) throws -> [Element] {
         let value = try value(field)
         return try checked(try decoder.child([Element].self, value, .key(key(field))), field)
     }
 
     /// Any other type: decoded as `init(from:)` would, through the decoder.
-    public mutating func decode<T: Decodable>(_ field: Int) throws -> T {
+    mutating func readValue<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T {
         let value: PlistValue
         if let optional = T.self as? any AbsentOptional.Type {
             // An optional whose type is spelled another way (a type alias): synthesized
@@ -128,19 +115,19 @@ public struct _PlistFields {
         try SameType.cast(O.absent, to: T.self)
     }
 
-    public mutating func decodeIfPresent(_ field: Int) throws -> String? {
+    mutating func readIfPresent(_ type: String.Type, _ field: Int) throws -> String? {
         guard let value = present(field) else { return nil }
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.string(value, Self.path(decoder, key)), field)
     }
 
-    public mutating func decodeIfPresent(_ field: Int) throws -> Int? {
+    mutating func readIfPresent(_ type: Int.Type, _ field: Int) throws -> Int? {
         guard let value = present(field) else { return nil }
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.integer(Int.self, value, Self.path(decoder, key)), field)
     }
 
-    public mutating func decodeIfPresent<T: Decodable>(_ field: Int) throws -> T? {
+    mutating func readValueIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T? {
         guard let value = present(field) else { return nil }
         return try checked(try decoder.child(T.self, value, .key(key(field))), field)
     }
@@ -195,9 +182,9 @@ struct PlistEntryLookup {
 extension PlistValueDecoder {
     /// Decodes a generated type from this decoder's value: what its synthesized
     /// `init(from:)` does through a keyed container, without the container.
-    func decodeGenerated<G: _VettedPlistDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules) throws -> T {
+    func decodeGenerated<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules) throws -> T {
         let table = G.__vettedFields
-        let entries = rules.fieldEntries(of: table)
+        let entries = rules.fieldEntries(of: table.names)
         let engine = context.engine
         return try engine.run(rules, path: { codingPath }) { scope in
             guard case .dictionary(let dictionary) = value else {
@@ -205,8 +192,8 @@ extension PlistValueDecoder {
             }
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
-            var fields = _PlistFields(decoder: self, table: table, lookup: PlistEntryLookup(dictionary.entries), scope: scope, entries: entries)
-            return try SameType.cast(try G(__vettedPlist: &fields), to: T.self)
+            var fields = PlistFieldSource(decoder: self, table: table, lookup: PlistEntryLookup(dictionary.entries), scope: scope, entries: entries)
+            return try SameType.cast(try G(__vetted: &fields), to: T.self)
         }
     }
 

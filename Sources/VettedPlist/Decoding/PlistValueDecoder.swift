@@ -5,6 +5,7 @@ import Foundation
 #endif
 @_spi(Scanning) import VettedCore
 import VettedRules
+import VettedDecoding
 
 /// One `decode` call of ``VettedPropertyListDecoder``: its options and rules.
 final class PlistDecodingContext {
@@ -122,7 +123,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         }
         let engine = context.engine
         guard let rules = engine.rules(for: T.self) else { return try T(from: self) }
-        if context.generatedDecoding, let generated = T.self as? any _VettedPlistDecodable.Type {
+        if context.generatedDecoding, let generated = T.self as? any _VettedDecodable.Type {
             return try decodeGenerated(generated, as: T.self, rules: rules)
         }
         defer { active = nil }
@@ -326,7 +327,8 @@ extension Array where Element: Decodable {
         _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue, fast: (PlistValue) throws -> E
     ) throws -> [Element] {
         let room = decoder.context.stack.hasRoom(atDepth: decoder.depth + 1)
-        let cases = try E.__vettedArray(count: count) { index in
+        let cases = try E.__vettedArray(capacity: count) { index -> E? in
+            guard index < count else { return nil }
             let value = try element(index)
             if room {
                 do { return try fast(value) } catch {}

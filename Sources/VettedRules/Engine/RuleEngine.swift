@@ -82,9 +82,9 @@ package final class TypeRules {
     private var fieldEntries: [Int]?
 
     /// Each field's entry (or -1) for a type with generated decoding.
-    package func fieldEntries(of table: _VettedFieldTable) -> [Int] {
+    package func fieldEntries(of names: [String]) -> [Int] {
         if let known = fieldEntries { return known }
-        let entries = table.names.map { entryIndex($0) ?? -1 }
+        let entries = names.map { entryIndex($0) ?? -1 }
         fieldEntries = entries
         return entries
     }

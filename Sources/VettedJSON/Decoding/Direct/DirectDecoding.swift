@@ -1,36 +1,26 @@
 import Foundation
 @_spi(Scanning) import VettedCore
-public import VettedRules
+import VettedDecoding
+import VettedRules
 
 // MARK: - The decoder's side
 
-/// A `@Vetted` type (enum or struct) whose arrays are read straight from the bytes by
-/// code generated in its own module, where the array's type is known. Generated code only.
-@_documentation(visibility: private)
-public protocol _VettedJSONDirectArray: Decodable {
-    static func __vettedDirectArray(_ reader: inout _JSONDirectReader) throws(_VettedDirectMiss) -> [Self]
-}
-
 /// `[G]` for a generated `G`: a document the direct path reads whole.
 protocol DirectTopLevelArray {
-    static func readDirect(_ reader: inout _JSONDirectReader) throws(_VettedDirectMiss) -> Self
+    static func readDirect(_ reader: inout JSONDirectReader) throws(_VettedDirectMiss) -> Self
 }
 
-extension Array: DirectTopLevelArray where Element: _VettedJSONDecodable {
-    static func readDirect(_ reader: inout _JSONDirectReader) throws(_VettedDirectMiss) -> [Element] {
-        try reader.topLevelArray(Element.self)
+extension Array: DirectTopLevelArray where Element: _VettedDecodable {
+    static func readDirect(_ reader: inout JSONDirectReader) throws(_VettedDirectMiss) -> [Element] {
+        try reader.elements(Element.self)
     }
 }
 
-extension _JSONDirectReader {
-    mutating func topLevelArray<G: _VettedJSONDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> [G] {
-        try G.__vettedDirectArray(&self)
-    }
-
+extension JSONDirectReader {
     /// The whole document as `T`, or a miss.
     mutating func document<T>(_ type: T.Type) throws(_VettedDirectMiss) -> T {
         let value: T
-        if let generated = T.self as? any _VettedJSONDecodable.Type {
+        if let generated = T.self as? any _VettedDecodable.Type {
             value = try one(generated, as: T.self)
         } else if let array = T.self as? any DirectTopLevelArray.Type {
             value = try many(array, as: T.self)
@@ -43,8 +33,8 @@ extension _JSONDirectReader {
         return value
     }
 
-    private mutating func one<G: _VettedJSONDecodable, T>(_ type: G.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
-        let value = try G(__vettedDirect: &self)
+    private mutating func one<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
+        let value = try generated(G.self)
         do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
     }
 
@@ -75,7 +65,7 @@ extension VettedJSONDecoder {
         let outcome = source.withScanner { scanner -> (T?, Bool) in
             document.scanner = scanner
             defer { document.scanner = nil }
-            var direct = _JSONDirectReader(
+            var direct = JSONDirectReader(
                 reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
                 document: document, limits: parser.limits)
             do {

@@ -1,10 +1,10 @@
 import Foundation
 @_spi(Scanning) import VettedCore
+import VettedDecoding
 import VettedRules
 
 /// One object being read by generated code.
-@_documentation(visibility: private)
-public struct _JSONDirectObject {
+struct DirectObject {
     let info: DirectTypeInfo
     /// The fields met so far, one bit each.
     var seen: UInt64 = 0
@@ -19,7 +19,18 @@ public struct _JSONDirectObject {
 
 /// A type's rules as generated decoding reads them: each field's checks by its
 /// position in the field table, and the relations by their fields' positions.
-final class DirectTypeInfo {
+final class DirectTypeInfo: Sendable {
+    /// No type: the state outside every object.
+    static let none = DirectTypeInfo()
+
+    private init() {
+        table = _VettedFieldTable([])
+        checks = []
+        stringRules = []
+        intRules = []
+        relations = []
+    }
+
     let table: _VettedFieldTable
     let checks: [[FieldCheck]]
     /// A field's rules as `Rule<String>` / `Rule<Int>` when all of them are of that
@@ -30,7 +41,7 @@ final class DirectTypeInfo {
 
     /// `nil` when the type is not for this path: more than 64 fields, or a rule the tape path
     /// must report on (one on a key that is no field, a relation it cannot call on two values).
-    init?<G: _VettedJSONDecodable>(_ type: G.Type) {
+    init?<G: _VettedDecodable>(_ type: G.Type) {
         table = G.__vettedFields
         let names = table.names
         guard names.count <= 64 else { return nil }

@@ -1,9 +1,10 @@
-public import Foundation
+import Foundation
 @_spi(Scanning) import VettedCore
-public import VettedRules
+import VettedDecoding
+import VettedRules
 
 // Generated decoding straight from the bytes: a `@Vetted` type's generated
-// `init(__vettedDirect:)` reads its members as the parser meets them — no
+// body (`init(__vetted:)`) reads its members as the parser meets them — no
 // tape, no decoder, no rule engine — and takes an input only when nothing in
 // it is in doubt: every token is valid (checked by the parser's own scanners,
 // with its limits and duplicate-key rule), every field is present once, every
@@ -14,9 +15,9 @@ public import VettedRules
 // path itself: the errors are the same by construction. A miss costs one more
 // linear pass.
 
-/// The state of one direct decode. Generated code only.
-@_documentation(visibility: private)
-public struct _JSONDirectReader {
+/// The state of one direct decode: the field source a generated body reads
+/// from when it decodes straight from the bytes.
+struct JSONDirectReader: _VettedFieldSource {
     /// The parser, in validate mode: its string, number and literal scanners, and skipping.
     var reader: JSONReader
     /// Conversions shared with the tape path (numbers, dates, unescaping) and the options.
@@ -32,6 +33,9 @@ public struct _JSONDirectReader {
     var unsupported = false
     /// Each type's rules as generated decoding reads them, made once per call.
     private var types: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
+    /// The object being read, and those it is inside (``beginObject(_:)`` pushes, ``endObject(_:)`` pops).
+    private var object = DirectObject(info: .none)
+    private var outer: [DirectObject] = []
 
     /// Deeper documents are left to the tape path: up to this depth its stack guard never
     /// refuses a value (``StackGuard/uncheckedLevels``), so both paths take the same inputs;
@@ -168,15 +172,16 @@ public struct _JSONDirectReader {
     // MARK: Objects
 
     /// Opens the object of a generated type.
-    public mutating func beginObject<G: _VettedJSONDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> _JSONDirectObject {
+    mutating func beginObject<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) {
         let info = try info(for: G.self)
         try open(UInt8(ascii: "{"))
-        return _JSONDirectObject(info: info)
+        outer.append(object)
+        object = DirectObject(info: info)
     }
 
     /// The field of the next member (-1: a key that is no field, whose value
     /// ``skipValue()`` skips), or `nil` once the object is closed.
-    public mutating func nextField(_ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Int? {
+    mutating func nextField() throws(_VettedDirectMiss) -> Int? {
         var byte = peek()
         if byte == UInt8(ascii: "}") {
             close()
@@ -209,29 +214,34 @@ public struct _JSONDirectReader {
         }
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
         // pairwise; an object with more is left to the tape path (whose check is hashed).
-        guard object.unknown.count < _JSONDirectObject.unknownKeyLimit else { throw _VettedDirectMiss() }
+        guard object.unknown.count < DirectObject.unknownKeyLimit else { throw _VettedDirectMiss() }
         for other in object.unknown where scanner.bytesEqual(other, range) { throw _VettedDirectMiss() }
         object.unknown.append(range)
         return -1
     }
 
     /// Skips the value of a key that is no field, with every check the parser makes.
-    public mutating func skipValue() throws(_VettedDirectMiss) {
+    mutating func skipValue() throws(_VettedDirectMiss) {
         do { try reader.skipEmbeddedValue(below: depth) } catch { throw _VettedDirectMiss() }
     }
 
-    /// Runs the type's relations on the values `value` gives for their fields.
-    public mutating func relations(_ object: inout _JSONDirectObject, _ value: (Int) -> Any?) throws(_VettedDirectMiss) {
+    /// A required field that never came: the tape path says which.
+    mutating func missing(_ field: Int) -> any Error { _VettedDirectMiss() }
+
+    /// Runs the type's relations on the values `value` gives for their fields,
+    /// and goes back to the object this one is in.
+    mutating func endObject(_ value: (Int) -> Any?) throws(_VettedDirectMiss) {
         for relation in object.info.relations {
             guard let first = value(relation.first), let second = value(relation.second), case .passed = relation.check(first, second) else {
                 throw _VettedDirectMiss()
             }
         }
+        object = outer.popLast() ?? DirectObject(info: .none)
     }
 
     /// The field's rules on its value: any outcome but a pass is a miss.
     @inline(__always)
-    private func check<Value>(_ value: Value, _ field: Int, _ object: _JSONDirectObject) throws(_VettedDirectMiss) {
+    private func check<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
         let checks = object.info.checks
         guard checks.indices.contains(field) else { return }
         for check in checks[field] {
@@ -244,99 +254,99 @@ public struct _JSONDirectReader {
     /// The field's rules on its value when the caller knows them typed (`typed`: see
     /// ``DirectTypeInfo``), called directly; otherwise through ``check(_:_:_:)``.
     @inline(__always)
-    private func check<Value>(_ value: Value, typed: [[Rule<Value>]?], _ field: Int, _ object: _JSONDirectObject) throws(_VettedDirectMiss) {
-        guard typed.indices.contains(field), let rules = typed[field] else { return try check(value, field, object) }
+    private func check<Value>(_ value: Value, typed: [[Rule<Value>]?], _ field: Int) throws(_VettedDirectMiss) {
+        guard typed.indices.contains(field), let rules = typed[field] else { return try check(value, field) }
         for rule in rules where rule.check(value) != nil { throw _VettedDirectMiss() }
     }
 
-    public mutating func read(_ type: String.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> String {
+    mutating func read(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> String {
         let value = try string()
-        try check(value, typed: object.info.stringRules, field, object)
+        try check(value, typed: object.info.stringRules, field)
         return value
     }
 
-    public mutating func read(_ type: Int.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Int {
+    mutating func read(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> Int {
         let value = try integer()
-        try check(value, typed: object.info.intRules, field, object)
+        try check(value, typed: object.info.intRules, field)
         return value
     }
 
-    public mutating func read(_ type: Double.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Double {
+    mutating func read(_ type: Double.Type, _ field: Int) throws(_VettedDirectMiss) -> Double {
         let value = try double()
-        try check(value, field, object)
+        try check(value, field)
         return value
     }
 
-    public mutating func read(_ type: Bool.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Bool {
+    mutating func read(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> Bool {
         let value = try bool()
-        try check(value, field, object)
+        try check(value, field)
         return value
     }
 
-    public mutating func read(_ type: Date.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Date {
+    mutating func read(_ type: Date.Type, _ field: Int) throws(_VettedDirectMiss) -> Date {
         let value = try date()
-        try check(value, field, object)
+        try check(value, field)
         return value
     }
 
-    public mutating func read<E: _VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E {
+    mutating func read<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> E {
         let value = try stringCase(E.self)
-        try check(value, field, object)
+        try check(value, field)
         return value
     }
 
-    public mutating func read<E: _VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E {
+    mutating func read<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> E {
         let value = try intCase(E.self)
-        try check(value, field, object)
+        try check(value, field)
         return value
     }
 
-    public mutating func read<G: _VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> G {
-        let value = try G(__vettedDirect: &self)
-        try check(value, field, object)
+    mutating func read<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> G {
+        let value = try generated(G.self)
+        try check(value, field)
         return value
     }
 
     /// Any other type: not decoded here.
-    public mutating func read<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> T {
+    mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T {
         unsupported = true
         throw _VettedDirectMiss()
     }
 
     /// An optional field: `nil` for null, unchecked (as `decodeIfPresent`); an absent one stays `nil` in the generated code.
-    public mutating func readIfPresent(_ type: String.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> String? {
-        try null() ? nil : try read(String.self, field, &object)
+    mutating func readIfPresent(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> String? {
+        try null() ? nil : try read(String.self, field)
     }
 
-    public mutating func readIfPresent(_ type: Int.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Int? {
-        try null() ? nil : try read(Int.self, field, &object)
+    mutating func readIfPresent(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> Int? {
+        try null() ? nil : try read(Int.self, field)
     }
 
-    public mutating func readIfPresent(_ type: Double.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Double? {
-        try null() ? nil : try read(Double.self, field, &object)
+    mutating func readIfPresent(_ type: Double.Type, _ field: Int) throws(_VettedDirectMiss) -> Double? {
+        try null() ? nil : try read(Double.self, field)
     }
 
-    public mutating func readIfPresent(_ type: Bool.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Bool? {
-        try null() ? nil : try read(Bool.self, field, &object)
+    mutating func readIfPresent(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> Bool? {
+        try null() ? nil : try read(Bool.self, field)
     }
 
-    public mutating func readIfPresent(_ type: Date.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> Date? {
-        try null() ? nil : try read(Date.self, field, &object)
+    mutating func readIfPresent(_ type: Date.Type, _ field: Int) throws(_VettedDirectMiss) -> Date? {
+        try null() ? nil : try read(Date.self, field)
     }
 
-    public mutating func readIfPresent<E: _VettedStringEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E? {
-        try null() ? nil : try read(E.self, field, &object)
+    mutating func readIfPresent<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> E? {
+        try null() ? nil : try read(E.self, field)
     }
 
-    public mutating func readIfPresent<E: _VettedIntEnum>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> E? {
-        try null() ? nil : try read(E.self, field, &object)
+    mutating func readIfPresent<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> E? {
+        try null() ? nil : try read(E.self, field)
     }
 
-    public mutating func readIfPresent<G: _VettedJSONDecodable>(_ type: G.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> G? {
-        try null() ? nil : try read(G.self, field, &object)
+    mutating func readIfPresent<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> G? {
+        try null() ? nil : try read(G.self, field)
     }
 
-    public mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> T? {
+    mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T? {
         unsupported = true
         throw _VettedDirectMiss()
     }
@@ -344,13 +354,13 @@ public struct _JSONDirectReader {
     // MARK: Arrays
 
     /// Opens an array (generated code reads its elements with ``nextElement(_:)``).
-    public mutating func beginArray() throws(_VettedDirectMiss) {
+    mutating func beginArray() throws(_VettedDirectMiss) {
         try open(UInt8(ascii: "["))
     }
 
     /// Whether another element follows (moving past its comma), or `false` once the
     /// array is closed; `count` is the number of elements read so far.
-    public mutating func nextElement(_ count: Int) throws(_VettedDirectMiss) -> Bool {
+    mutating func nextElement(_ count: Int) throws(_VettedDirectMiss) -> Bool {
         let byte = peek()
         if byte == UInt8(ascii: "]") {
             close()
@@ -364,28 +374,14 @@ public struct _JSONDirectReader {
         return true
     }
 
-    /// Reads a string and gives the position of the raw value its bytes spell exactly, or -1
-    /// (then ``rawValueCase(_:)`` makes the case from its text).
-    public mutating func rawValueIndex(_ rawValues: _VettedRawValueBytes) throws(_VettedDirectMiss) -> Int {
-        let token = try stringToken()
-        lastString = token
-        guard !token.has(JSONTape.needsDecoding) else { return -1 }
-        return rawValues.index(of: token.first..<Swift.max(token.first, token.payload), in: reader.scannerState) ?? -1
-    }
-
-    /// The case named by the text of the string ``rawValueIndex(_:)`` just read, by `init(rawValue:)`.
-    public mutating func rawValueCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
-        do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw _VettedDirectMiss() }
-    }
-
     /// A field's array of a type the reader builds itself, each element read by `element`, then its rules.
     private mutating func scalars<E>(
-        _ field: Int, _ object: _JSONDirectObject, _ element: (inout _JSONDirectReader) throws(_VettedDirectMiss) -> E
+        _ field: Int, _ element: (inout JSONDirectReader) throws(_VettedDirectMiss) -> E
     ) throws(_VettedDirectMiss) -> [E] {
         try beginArray()
         var result: [E] = []
         while try nextElement(result.count) { result.append(try element(&self)) }
-        try check(result, field, object)
+        try check(result, field)
         return result
     }
 
@@ -402,43 +398,94 @@ public struct _JSONDirectReader {
         do { return try E(__vettedRawValue: document.string(token)) } catch { throw _VettedDirectMiss() }
     }
 
-    public mutating func intCase<E: _VettedIntEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
+    mutating func intCase<E: _VettedIntEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
         let value = try integer()
         do { return try E(__vettedRawValue: value) } catch { throw _VettedDirectMiss() }
     }
 
-    /// An array of a `@Vetted` enum or struct, read by the element type's generated code.
-    public mutating func readArray<E: _VettedJSONDirectArray>(_ type: E.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [E] {
-        let value = try E.__vettedDirectArray(&self)
-        try check(value, field, object)
+    /// An array of a `@Vetted` struct, each element read by its generated body; the array
+    /// is built in the element type's module.
+    mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> [G] {
+        let value = try elements(G.self)
+        try check(value, field)
         return value
     }
 
-    public mutating func readArray(_ type: String.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [String] {
-        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.string() }
+    /// A value of a `@Vetted` struct, read by its generated body (which reads from this reader).
+    mutating func generated<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> G {
+        do { return try G(__vetted: &self) } catch { throw _VettedDirectMiss() }
     }
 
-    public mutating func readArray(_ type: Int.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [Int] {
-        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.integer() }
+    /// The elements of an array of a `@Vetted` struct, each read by its generated body.
+    mutating func elements<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> [G] {
+        try beginArray()
+        do {
+            return try G.__vettedArray(capacity: 0) { count in
+                guard try nextElement(count) else { return nil }
+                return try G(__vetted: &self)
+            }
+        } catch {
+            throw _VettedDirectMiss()
+        }
     }
 
-    public mutating func readArray(_ type: Double.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [Double] {
-        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.double() }
+    /// An array of a `@Vetted` enum with `String` raw values, built in the enum's module.
+    mutating func readArray<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
+        try beginArray()
+        let value: [E]
+        do {
+            value = try E.__vettedArray(capacity: 0) { count in
+                guard try nextElement(count) else { return nil }
+                return try stringCase(E.self)
+            }
+        } catch {
+            throw _VettedDirectMiss()
+        }
+        try check(value, field)
+        return value
     }
 
-    public mutating func readArray(_ type: Bool.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [Bool] {
-        try scalars(field, object) { (reader) throws(_VettedDirectMiss) in try reader.bool() }
+    /// An array of a `@Vetted` enum with `Int` raw values, built in the enum's module.
+    mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
+        try beginArray()
+        let value: [E]
+        do {
+            value = try E.__vettedArray(capacity: 0) { count in
+                guard try nextElement(count) else { return nil }
+                return try intCase(E.self)
+            }
+        } catch {
+            throw _VettedDirectMiss()
+        }
+        try check(value, field)
+        return value
+    }
+
+    mutating func readArray(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> [String] {
+        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.string() }
+    }
+
+    mutating func readArray(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> [Int] {
+        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.integer() }
+    }
+
+    mutating func readArray(_ type: Double.Type, _ field: Int) throws(_VettedDirectMiss) -> [Double] {
+        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.double() }
+    }
+
+    mutating func readArray(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> [Bool] {
+        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.bool() }
     }
 
     /// Arrays of any other type: not decoded here.
-    public mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int, _ object: inout _JSONDirectObject) throws(_VettedDirectMiss) -> [T] {
+    mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> [T] {
         unsupported = true
         throw _VettedDirectMiss()
     }
 
     // MARK: Types
 
-    private mutating func info<G: _VettedJSONDecodable>(for type: G.Type) throws(_VettedDirectMiss) -> DirectTypeInfo {
+    private mutating func info<G: _VettedDecodable>(for type: G.Type) throws(_VettedDirectMiss) -> DirectTypeInfo {
         let id = ObjectIdentifier(type)
         for entry in types where entry.type == id { return entry.info }
         guard let info = DirectTypeInfo(G.self) else {

@@ -1,25 +1,7 @@
-public import Foundation
+import Foundation
 @_spi(Scanning) import VettedCore
+import VettedDecoding
 import VettedRules
-
-/// A type whose decoding `@Vetted` generated: ``VettedJSONDecoder`` reads its
-/// fields straight off the parsed document — keys matched as bytes, each field
-/// decoded by a call chosen at compile time for its type — instead of going
-/// through `init(from:)`, with exactly the same values and errors.
-///
-/// Generated code only; it is used under the default key strategy (a key
-/// strategy rewrites coding keys, which `init(from:)` then looks up: that path
-/// is kept for it).
-@_documentation(visibility: private)
-public protocol _VettedJSONDecodable: _VettedJSONDirectArray {
-    /// The coding keys of the fields, in the order `init(from:)` would decode them.
-    static var __vettedFields: _VettedFieldTable { get }
-    /// Decodes the fields in that order, each through `fields`.
-    init(__vettedJSON fields: inout _JSONFields) throws
-    /// Decodes the object at the reader straight from the bytes, or misses
-    /// (the decoder then decodes the input from its tape).
-    init(__vettedDirect reader: inout _JSONDirectReader) throws(_VettedDirectMiss)
-}
 
 extension _VettedFieldTable {
     /// The field spelled by the key entry, or `nil`; `hint` is tried first
@@ -35,11 +17,11 @@ extension _VettedFieldTable {
     }
 }
 
-/// A generated type's fields in one object of the document: where each one's
-/// value is, and what to check when it decodes. Made by the decoder, read by
-/// generated code through `decode(_:)` and `decodeIfPresent(_:)`.
-@_documentation(visibility: private)
-public struct _JSONFields {
+/// A generated type's fields in one object of the tape, offered to its
+/// generated body in declaration order: where each one's value is, and what
+/// to check when it decodes. Each read does what the keyed container's call
+/// of the same name does for `init(from:)`.
+struct TapeFieldSource: _VettedDeclarationOrderSource {
     let decoder: TapeDecoder
     let table: _VettedFieldTable
     /// Tape index of each field's value, -1 when absent.
@@ -49,17 +31,20 @@ public struct _JSONFields {
     let entries: [Int]
     /// The object's depth in the decoder's path.
     let depth: Int
+    var offered = 0
+
+    var fieldCount: Int { table.names.count }
 
     /// The value index of `field`, or `keyNotFound` as a keyed container says it.
     @inline(__always)
     private func index(_ field: Int) throws -> Int {
         let index = values.indices.contains(field) ? values[field] : -1
-        guard index >= 0 else { throw missing(field) }
+        guard index >= 0 else { throw missingKey(field) }
         return index
     }
 
     @inline(never)
-    private func missing(_ field: Int) -> DecodingError {
+    func missingKey(_ field: Int) -> any Error {
         let key = key(field)
         return DecodingError.keyNotFound(
             key, .init(codingPath: decoder.codingPath(.depth(depth)), debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
@@ -93,32 +78,32 @@ public struct _JSONFields {
         return index
     }
 
-    public mutating func decode(_ field: Int) throws -> String {
+    mutating func read(_ type: String.Type, _ field: Int) throws -> String {
         let index = try index(field)
         let (decoder, depth, key) = (decoder, depth, key(field))
         return try checked(try decoder.string(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
-    public mutating func decode(_ field: Int) throws -> Int {
+    mutating func read(_ type: Int.Type, _ field: Int) throws -> Int {
         let index = try index(field)
         let (decoder, depth, key) = (decoder, depth, key(field))
         return try checked(try decoder.integer(Int.self, at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
-    public mutating func decode(_ field: Int) throws -> Bool {
+    mutating func read(_ type: Bool.Type, _ field: Int) throws -> Bool {
         let index = try index(field)
         let (decoder, depth, key) = (decoder, depth, key(field))
         return try checked(try decoder.bool(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
-    public mutating func decode(_ field: Int) throws -> Double {
+    mutating func read(_ type: Double.Type, _ field: Int) throws -> Double {
         let index = try index(field)
         let (decoder, depth, key) = (decoder, depth, key(field))
         return try checked(try decoder.double(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
     /// A date by the decoder's date strategy, read in place for the strategies that need no decoder.
-    public mutating func decode(_ field: Int) throws -> Date {
+    mutating func read(_ type: Date.Type, _ field: Int) throws -> Date {
         let index = try index(field)
         let (decoder, depth, key) = (decoder, depth, key(field))
         guard let date = try decoder.dateInPlace(at: index, Self.path(decoder, depth, key)) else {
@@ -128,15 +113,23 @@ public struct _JSONFields {
     }
 
     /// An array, its elements decoded as `Array.init(from:)` would (generated ones by their own code).
-    public mutating func decodeArray<Element: Decodable>(_ field: Int) throws -> [Element] {
+    mutating func readValues<Element: Decodable>(_ type: Element.Type, _ field: Int) throws -> [Element] {
         let index = try index(field)
         let elements = try decoder.elements(Element.self, at: index, base: .depth(depth), .key(key(field)))
         return try checked(elements, field, at: index)
     }
 
+    /// An array of a generated type: ``readValues(_:_:)`` written out, one call less
+    /// on the stack for each level of a recursive model.
+    mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> [G] {
+        let index = try index(field)
+        let elements = try decoder.elements(G.self, at: index, base: .depth(depth), .key(key(field)))
+        return try checked(elements, field, at: index)
+    }
+
     /// Any other type: decoded as `init(from:)` would, through the decoder (a
     /// generated type inside goes straight to its own generated code).
-    public mutating func decode<T: Decodable>(_ field: Int) throws -> T {
+    mutating func readValue<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T {
         let info = decoder.document.info(for: T.self)
         let index: Int
         if let optional = info.optional {
@@ -155,21 +148,29 @@ public struct _JSONFields {
         try SameType.cast(O.absent, to: T.self)
     }
 
-    public mutating func decodeIfPresent(_ field: Int) throws -> String? {
+    mutating func readIfPresent(_ type: String.Type, _ field: Int) throws -> String? {
         guard let index = absent(field) else { return nil }
         let (decoder, depth, key) = (decoder, depth, key(field))
         return try checked(try decoder.string(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
-    public mutating func decodeIfPresent(_ field: Int) throws -> Int? {
+    mutating func readIfPresent(_ type: Int.Type, _ field: Int) throws -> Int? {
         guard let index = absent(field) else { return nil }
         let (decoder, depth, key) = (decoder, depth, key(field))
         return try checked(try decoder.integer(Int.self, at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
-    public mutating func decodeIfPresent<T: Decodable>(_ field: Int) throws -> T? {
+    mutating func readValueIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T? {
         guard let index = absent(field) else { return nil }
         let value = try decoder.child(T.self, at: index, base: .depth(depth), .key(key(field)))
+        return try checked(value, field, at: index)
+    }
+
+    /// An optional field of a generated type: ``readValueIfPresent(_:_:)`` written out,
+    /// one call less on the stack for each level of a recursive model.
+    mutating func readIfPresent<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> G? {
+        guard let index = absent(field) else { return nil }
+        let value = try decoder.child(G.self, at: index, base: .depth(depth), .key(key(field)))
         return try checked(value, field, at: index)
     }
 }
@@ -219,7 +220,7 @@ extension TapeDecoder {
 
     /// Decodes a generated type from the current value: what its synthesized
     /// `init(from:)` does through a keyed container, without the container.
-    func decodeGenerated<G: _VettedJSONDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
+    func decodeGenerated<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
         try expect(.object, at: current, codingPath)
         let table = G.__vettedFields
         var values = [Int](repeating: -1, count: table.names.count)
@@ -238,16 +239,16 @@ extension TapeDecoder {
         }
         let depth = path.count
         guard let rules else {
-            var fields = _JSONFields(decoder: self, table: table, values: values, scope: nil, entries: [], depth: depth)
-            return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
+            var fields = TapeFieldSource(decoder: self, table: table, values: values, scope: nil, entries: [], depth: depth)
+            return try SameType.cast(try G(__vetted: &fields), to: T.self)
         }
-        let entries = rules.fieldEntries(of: table)
+        let entries = rules.fieldEntries(of: table.names)
         return try engine.run(rules, path: { codingPath }) { scope in
             frame.active = scope
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
-            var fields = _JSONFields(decoder: self, table: table, values: values, scope: scope, entries: entries, depth: depth)
-            return try SameType.cast(try G(__vettedJSON: &fields), to: T.self)
+            var fields = TapeFieldSource(decoder: self, table: table, values: values, scope: scope, entries: entries, depth: depth)
+            return try SameType.cast(try G(__vetted: &fields), to: T.self)
         }
     }
 }

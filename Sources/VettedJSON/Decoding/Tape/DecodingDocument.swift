@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Scanning) import VettedCore
 import VettedRules
+import VettedDecoding
 
 /// One `decode` call: the input, its tape, the options, the rule violations
 /// found so far, and caches shared by every decoder of the call.
@@ -101,7 +102,7 @@ final class DecodingDocument {
                 container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
                     ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil)
                     // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
-                    ?? (convertsKeys ? nil : (type as? any _VettedJSONDecodable.Type).map(TypeInfo.Container.generated))
+                    ?? (convertsKeys ? nil : (type as? any _VettedDecodable.Type).map(TypeInfo.Container.generated))
                     ?? (type as? any AbsentOptional.Type).map(TypeInfo.Container.optional)
                     // A @Vetted enum without rules of its own: read by its raw value (generated
                     // decoding, and so only under the default key strategy, as for structs).

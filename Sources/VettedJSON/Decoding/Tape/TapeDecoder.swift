@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Scanning) import VettedCore
 import VettedRules
+import VettedDecoding
 
 /// A coding-path component.
 enum PathComponent {

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Scanning) import VettedCore
 import VettedRules
+import VettedDecoding
 
 /// What the decoder knows of a type.
 struct TypeInfo {
@@ -13,7 +14,7 @@ struct TypeInfo {
         /// `[String: V]` under a key strategy: its keys are data, not coding keys, and are not converted.
         case stringDictionary(any TapeStringDictionaryDecodable.Type)
         /// A `@Vetted` type's generated decoding, when this call can use it.
-        case generated(any _VettedJSONDecodable.Type)
+        case generated(any _VettedDecodable.Type)
         /// An optional: a generated field of it decodes as `decodeIfPresent`.
         case optional(any AbsentOptional.Type)
         /// A `@Vetted` enum (no rules): a raw value naming a case is that case;
@@ -113,7 +114,8 @@ extension TapeDecoder {
         // The depth of every element: without room there, each one goes to `child`, which throws tooDeep.
         let room = document.stack.hasRoom(atDepth: path.count + 1)
         var position = start
-        let cases = try E.__vettedArray(count: count) { index in
+        let cases = try E.__vettedArray(capacity: count) { index -> E? in
+            guard index < count else { return nil }
             let at = position
             if at >= end { document.invariantFailed("array element \(index) past the array's end") }
             position = document.next(after: at)

@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A `@Vetted` struct (or final class): the macro writes one decoding body for
+/// it, ``init(__vetted:)``, over any ``_VettedFieldSource``. The JSON decoder
+/// runs it on the bytes and on its tape, the property-list decoder on the
+/// values it read. Generated code only.
+@_documentation(visibility: private)
+public protocol _VettedDecodable: _VettedArrayElement {
+    /// The coding keys of the fields, in the order `init(from:)` would decode them.
+    static var __vettedFields: _VettedFieldTable { get }
+    /// The one generated body: opens the object, takes each field the source
+    /// offers (``_VettedFieldSource/nextField()``), reads it by a call chosen
+    /// at compile time for its type, checks that every required field came,
+    /// and closes the object with the values its relations need.
+    init<Source: _VettedFieldSource>(__vetted source: inout Source) throws
+}
+
+/// A `@Vetted` type whose arrays are built in its own module, where the array's
+/// type is known: a decoder's code, generic over the element, would look the
+/// array's type up for every append. Generated code only.
+@_documentation(visibility: private)
+public protocol _VettedArrayElement: Decodable {
+    /// The elements `next` gives (its argument: how many came before) until it gives `nil`.
+    static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self]
+}
+
+/// Where a generated body reads one object's fields from.
+///
+/// Two orders exist. A source that reads as the bytes come (JSON straight from
+/// the bytes) offers the members in document order and fails with a miss on
+/// anything in doubt, and the decoder then decodes the input on its other
+/// path; a source over values already read (the JSON tape, a property list)
+/// offers every field in declaration order, exactly as a synthesized
+/// `init(from:)` asks for them, so that the first error is the one
+/// `init(from:)` would throw. Either way the body is the same.
+///
+/// Each `read` runs the field's rules on the value it gives. Generated code only.
+@_documentation(visibility: private)
+public protocol _VettedFieldSource {
+    /// Opens the object of `type`.
+    mutating func beginObject<G: _VettedDecodable>(_ type: G.Type) throws
+    /// The next field to read (-1: a member that is no field, for ``skipValue()``),
+    /// or `nil` when there are no more.
+    mutating func nextField() throws -> Int?
+    /// Skips the value of a member that is no field.
+    mutating func skipValue() throws
+    /// The failure for a required field that never came.
+    mutating func missing(_ field: Int) -> any Error
+    /// Closes the object; `value` gives the decoded value of a field a relation needs.
+    mutating func endObject(_ value: (Int) -> Any?) throws
+
+    mutating func read(_ type: String.Type, _ field: Int) throws -> String
+    mutating func read(_ type: Int.Type, _ field: Int) throws -> Int
+    mutating func read(_ type: Double.Type, _ field: Int) throws -> Double
+    mutating func read(_ type: Bool.Type, _ field: Int) throws -> Bool
+    mutating func read(_ type: Date.Type, _ field: Int) throws -> Date
+    mutating func read<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> E
+    mutating func read<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> E
+    mutating func read<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> G
+    /// Any other type.
+    mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T
+
+    /// An optional field: `nil` when absent or null, then unchecked (as `decodeIfPresent`).
+    mutating func readIfPresent(_ type: String.Type, _ field: Int) throws -> String?
+    mutating func readIfPresent(_ type: Int.Type, _ field: Int) throws -> Int?
+    mutating func readIfPresent(_ type: Double.Type, _ field: Int) throws -> Double?
+    mutating func readIfPresent(_ type: Bool.Type, _ field: Int) throws -> Bool?
+    mutating func readIfPresent(_ type: Date.Type, _ field: Int) throws -> Date?
+    mutating func readIfPresent<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> E?
+    mutating func readIfPresent<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> E?
+    mutating func readIfPresent<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> G?
+    mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T?
+
+    /// An array field, by its element type.
+    mutating func readArray(_ type: String.Type, _ field: Int) throws -> [String]
+    mutating func readArray(_ type: Int.Type, _ field: Int) throws -> [Int]
+    mutating func readArray(_ type: Double.Type, _ field: Int) throws -> [Double]
+    mutating func readArray(_ type: Bool.Type, _ field: Int) throws -> [Bool]
+    mutating func readArray<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> [E]
+    mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> [E]
+    mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> [G]
+    mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws -> [T]
+}
+
+/// A source over values already read: it offers every field in declaration
+/// order and reads each one as a keyed container would for `init(from:)`.
+/// Such a source implements the general calls (``readValue(_:_:)`` and its
+/// siblings, and the scalar ones it has faster); the calls for `@Vetted`
+/// enums and structs go to the general ones here.
+package protocol _VettedDeclarationOrderSource: _VettedFieldSource {
+    /// How many fields were offered so far.
+    var offered: Int { get set }
+    /// The number of fields.
+    var fieldCount: Int { get }
+    /// The field's key, for `keyNotFound`.
+    func missingKey(_ field: Int) -> any Error
+    mutating func readValue<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T
+    mutating func readValueIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T?
+    mutating func readValues<T: Decodable>(_ type: T.Type, _ field: Int) throws -> [T]
+}
+
+extension _VettedDeclarationOrderSource {
+    package mutating func beginObject<G: _VettedDecodable>(_ type: G.Type) throws {}
+
+    package mutating func nextField() throws -> Int? {
+        guard offered < fieldCount else { return nil }
+        offered += 1
+        return offered - 1
+    }
+
+    /// Not reached: every field offered is a field.
+    package mutating func skipValue() throws {}
+
+    /// Not reached: `read` of an absent required field throws `keyNotFound` itself.
+    package mutating func missing(_ field: Int) -> any Error { missingKey(field) }
+
+    /// The rule engine runs the relations when the type's scope ends.
+    package mutating func endObject(_ value: (Int) -> Any?) throws {}
+
+    package mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T { try readValue(type, field) }
+    package mutating func read(_ type: Double.Type, _ field: Int) throws -> Double { try readValue(type, field) }
+    package mutating func read(_ type: Bool.Type, _ field: Int) throws -> Bool { try readValue(type, field) }
+    package mutating func read<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> E { try readValue(type, field) }
+    package mutating func read<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> E { try readValue(type, field) }
+    package mutating func read<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> G { try readValue(type, field) }
+
+    package mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T? { try readValueIfPresent(type, field) }
+    package mutating func readIfPresent(_ type: Double.Type, _ field: Int) throws -> Double? { try readValueIfPresent(type, field) }
+    package mutating func readIfPresent(_ type: Bool.Type, _ field: Int) throws -> Bool? { try readValueIfPresent(type, field) }
+    package mutating func readIfPresent(_ type: Date.Type, _ field: Int) throws -> Date? { try readValueIfPresent(type, field) }
+    package mutating func readIfPresent<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> E? { try readValueIfPresent(type, field) }
+    package mutating func readIfPresent<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> E? { try readValueIfPresent(type, field) }
+    package mutating func readIfPresent<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> G? { try readValueIfPresent(type, field) }
+
+    package mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws -> [T] { try readValues(type, field) }
+    package mutating func readArray(_ type: String.Type, _ field: Int) throws -> [String] { try readValues(type, field) }
+    package mutating func readArray(_ type: Int.Type, _ field: Int) throws -> [Int] { try readValues(type, field) }
+    package mutating func readArray(_ type: Double.Type, _ field: Int) throws -> [Double] { try readValues(type, field) }
+    package mutating func readArray(_ type: Bool.Type, _ field: Int) throws -> [Bool] { try readValues(type, field) }
+    package mutating func readArray<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> [E] { try readValues(type, field) }
+    package mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> [E] { try readValues(type, field) }
+    package mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> [G] { try readValues(type, field) }
+}
