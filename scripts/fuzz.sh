@@ -37,13 +37,13 @@ if [ "$target" = raw ]; then
 fi
 
 case "$target" in
-  json) modules=(VettedCore VettedRules VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
-  bplist) modules=(VettedCore VettedRules VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
-  xmlplist) modules=(VettedCore VettedRules VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
-  decode) modules=(VettedCore VettedRules VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
-  plistdecode) modules=(VettedCore VettedRules VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
-  archive) modules=(VettedCore VettedRules VettedPlist VettedArchive VettedJSON VettedMacros); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
-  generated) modules=(VettedCore VettedRules VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift") ;;
+  json) modules=(VettedCore VettedRules VettedDecoding VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
+  bplist) modules=(VettedCore VettedRules VettedDecoding VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
+  xmlplist) modules=(VettedCore VettedRules VettedDecoding VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
+  decode) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
+  plistdecode) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
+  archive) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedArchive VettedJSON VettedMacros); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
+  generated) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift") ;;
   *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, raw)" >&2; exit 64 ;;
 esac
 flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g)

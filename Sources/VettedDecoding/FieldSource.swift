@@ -19,13 +19,34 @@ public protocol _VettedDecodable: _VettedArrayElement {
     init<Source: _VettedFieldSource>(__vetted source: inout Source) throws
 }
 
-/// A `@Vetted` type whose arrays are built in its own module, where the array's
+/// A `@Vetted` type whose arrays are read in its own module, where the array's
 /// type is known: a decoder's code, generic over the element, would look the
-/// array's type up for every append. Generated code only.
+/// array's type (and the optional of the element) up at run time for every
+/// array. Generated code only.
 @_documentation(visibility: private)
 public protocol _VettedArrayElement: Decodable {
-    /// The elements `next` gives (its argument: how many came before) until it gives `nil`.
-    static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self]
+    /// The array at the source, its elements read as they come, then `field`'s
+    /// rules run on it (`field` -1: a top-level array, with none).
+    static func __vettedReadArray<Source: _VettedArraySource>(from source: inout Source, field: Int) throws -> [Self]
+}
+
+/// A source that reads arrays as the bytes come (JSON straight from the
+/// bytes): what a generated ``_VettedArrayElement/__vettedReadArray(from:field:)`` calls.
+@_documentation(visibility: private)
+public protocol _VettedArraySource: _VettedFieldSource {
+    /// Opens an array.
+    mutating func beginArray() throws
+    /// Whether another element follows (`count`: how many were read), or `false` once the array is closed.
+    mutating func nextElement(_ count: Int) throws -> Bool
+    /// Reads a string: the position of the raw value whose bytes it is exactly, or -1
+    /// (then ``rawValueCase(_:)`` makes the case from its text).
+    mutating func rawValueIndex(_ rawValues: _VettedRawValueBytes) throws -> Int
+    /// The case named by the text of the string ``rawValueIndex(_:)`` just read.
+    mutating func rawValueCase<E: _VettedStringEnum>(_ type: E.Type) throws -> E
+    /// Reads an integer and makes the case it names.
+    mutating func intCase<E: _VettedIntEnum>(_ type: E.Type) throws -> E
+    /// Runs `field`'s rules on its value (the caller passes the value's type, known where it is).
+    mutating func checkField<Value>(_ value: Value, _ field: Int) throws
 }
 
 /// Where a generated body reads one object's fields from.

@@ -44,7 +44,11 @@ public protocol _VettedIntEnum: _VettedRawValueEnum {
 
 /// What ``_VettedStringEnum`` and ``_VettedIntEnum`` share. Generated code only.
 @_documentation(visibility: private)
-public protocol _VettedRawValueEnum: _VettedArrayElement {}
+public protocol _VettedRawValueEnum: _VettedArrayElement {
+    /// An array of `count` cases, each made by `element`: built in the enum's
+    /// own module, where the array's type is known.
+    static func __vettedArray(count: Int, _ element: (Int) throws -> Self) rethrows -> [Self]
+}
 
 /// Generated decoding straight from the bytes did not take this input (any
 /// doubt: a value, key, rule or limit it does not decide alone): the decoder

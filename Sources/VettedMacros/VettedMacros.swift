@@ -30,7 +30,7 @@ public import Foundation
 @attached(member, names: named(validation), named(__vettedVisitFields), arbitrary)
 @attached(
     extension, conformances: VettedModel, _VettedDecodable, _VettedStringEnum, _VettedIntEnum,
-    names: named(__vettedFields), named(init(__vetted:)), named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedRawValueBytes),
+    names: named(__vettedFields), named(init(__vetted:)), named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedReadArray), named(__vettedRawValueBytes),
     named(__vettedCase))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 

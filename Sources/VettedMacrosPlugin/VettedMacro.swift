@@ -100,13 +100,30 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                         }
                     """
             }
+            // Arrays read as the bytes come: each raw value's exact bytes matched to its case
+            // (any other spelling: `init(rawValue:)`).
+            let element =
+                raw.rawType == "String"
+                ? """
+                            switch try source.rawValueIndex(Self.__vettedRawValueBytes) {
+                \(raw.cases.enumerated().map { "            case \($0.offset): result.append(.\($0.element))" }.joined(separator: "\n"))
+                            default: result.append(try source.rawValueCase(Self.self))
+                            }
+                """
+                : "            result.append(try source.intCase(Self.self))"
             let decl: DeclSyntax = """
                 extension \(type.trimmed): VettedDecoding.\(raw: protocolName) {\(raw: byBytes)
                     \(raw: access)init(__vettedRawValue rawValue: \(raw: raw.rawType)) throws(VettedDecoding._VettedRawValueMiss) {
                         guard let value = Self(rawValue: rawValue) else { throw VettedDecoding._VettedRawValueMiss() }
                         self = value
                     }
-                \(raw: arrayBuilder(access: access))
+                    \(raw: access)static func __vettedArray(count: Int, _ element: (Int) throws -> Self) rethrows -> [Self] {
+                        var result: [Self] = []
+                        result.reserveCapacity(count)
+                        for index in 0 ..< count { result.append(try element(index)) }
+                        return result
+                    }
+                \(raw: arrayReader(access: access, element: element))
                 }
                 """
             return [decl].compactMap { $0.as(ExtensionDeclSyntax.self) }
@@ -125,7 +142,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 \(raw: access)init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
             \(raw: decodingBody(model).joined(separator: "\n"))
                 }
-            \(raw: arrayBuilder(access: access))
+            \(raw: arrayReader(access: access, element: "            result.append(try Self(__vetted: &source))"))
             }
             """
         guard let decodingExtension = decoding.as(ExtensionDeclSyntax.self),
@@ -134,13 +151,17 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         return [ext, decodingExtension]
     }
 
-    /// `__vettedArray`: an array of the type built in its own module, where the array's type is known.
-    static func arrayBuilder(access: String) -> String {
+    /// `__vettedReadArray`: an array read as the bytes come, in the element type's own
+    /// module, where the array's type is known; `element` appends one element to `result`.
+    static func arrayReader(access: String, element: String) -> String {
         """
-            \(access)static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
+            \(access)static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                 var result: [Self] = []
-                result.reserveCapacity(capacity)
-                while let element = try next(result.count) { result.append(element) }
+                try source.beginArray()
+                while try source.nextElement(result.count) {
+        \(element)
+                }
+                try source.checkField(result, field)
                 return result
             }
         """

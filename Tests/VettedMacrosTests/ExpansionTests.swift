@@ -165,12 +165,13 @@ import VettedMacrosPlugin
                     self.created = __vetted3
                     self.lastUpdated = __vetted4
                 }
-                static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
+                static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
-                    result.reserveCapacity(capacity)
-                    while let element = try next(result.count) {
-                        result.append(element)
+                    try source.beginArray()
+                    while try source.nextElement(result.count) {
+                        result.append(try Self(__vetted: &source))
                     }
+                    try source.checkField(result, field)
                     return result
                 }
             }
@@ -237,12 +238,13 @@ import VettedMacrosPlugin
                     self.count = __vetted0
                     self.note = __vetted1
                 }
-                public static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
+                public static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
-                    result.reserveCapacity(capacity)
-                    while let element = try next(result.count) {
-                        result.append(element)
+                    try source.beginArray()
+                    while try source.nextElement(result.count) {
+                        result.append(try Self(__vetted: &source))
                     }
+                    try source.checkField(result, field)
                     return result
                 }
             }
@@ -281,12 +283,28 @@ import VettedMacrosPlugin
                     }
                     self = value
                 }
-                public static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
+                public static func __vettedArray(count: Int, _ element: (Int) throws -> Self) rethrows -> [Self] {
                     var result: [Self] = []
-                    result.reserveCapacity(capacity)
-                    while let element = try next(result.count) {
-                        result.append(element)
+                    result.reserveCapacity(count)
+                    for index in 0 ..< count {
+                        result.append(try element(index))
                     }
+                    return result
+                }
+                public static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
+                    var result: [Self] = []
+                    try source.beginArray()
+                    while try source.nextElement(result.count) {
+                        switch try source.rawValueIndex(Self.__vettedRawValueBytes) {
+                        case 0:
+                            result.append(.music)
+                        case 1:
+                            result.append(.books)
+                        default:
+                            result.append(try source.rawValueCase(Self.self))
+                        }
+                    }
+                    try source.checkField(result, field)
                     return result
                 }
             }
@@ -309,12 +327,21 @@ import VettedMacrosPlugin
                     }
                     self = value
                 }
-                static func __vettedArray(capacity: Int, _ next: (Int) throws -> Self?) rethrows -> [Self] {
+                static func __vettedArray(count: Int, _ element: (Int) throws -> Self) rethrows -> [Self] {
                     var result: [Self] = []
-                    result.reserveCapacity(capacity)
-                    while let element = try next(result.count) {
-                        result.append(element)
+                    result.reserveCapacity(count)
+                    for index in 0 ..< count {
+                        result.append(try element(index))
                     }
+                    return result
+                }
+                static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
+                    var result: [Self] = []
+                    try source.beginArray()
+                    while try source.nextElement(result.count) {
+                        result.append(try source.intCase(Self.self))
+                    }
+                    try source.checkField(result, field)
                     return result
                 }
             }

@@ -327,8 +327,7 @@ extension Array where Element: Decodable {
         _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue, fast: (PlistValue) throws -> E
     ) throws -> [Element] {
         let room = decoder.context.stack.hasRoom(atDepth: decoder.depth + 1)
-        let cases = try E.__vettedArray(capacity: count) { index -> E? in
-            guard index < count else { return nil }
+        let cases = try E.__vettedArray(count: count) { index in
             let value = try element(index)
             if room {
                 do { return try fast(value) } catch {}

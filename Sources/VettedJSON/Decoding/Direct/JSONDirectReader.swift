@@ -17,7 +17,7 @@ import VettedRules
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
-struct JSONDirectReader: _VettedFieldSource {
+struct JSONDirectReader: _VettedArraySource {
     /// The parser, in validate mode: its string, number and literal scanners, and skipping.
     var reader: JSONReader
     /// Conversions shared with the tape path (numbers, dates, unescaping) and the options.
@@ -403,62 +403,51 @@ struct JSONDirectReader: _VettedFieldSource {
         do { return try E(__vettedRawValue: value) } catch { throw _VettedDirectMiss() }
     }
 
-    /// An array of a `@Vetted` struct, each element read by its generated body; the array
-    /// is built in the element type's module.
-    mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> [G] {
-        let value = try elements(G.self)
-        try check(value, field)
-        return value
-    }
-
     /// A value of a `@Vetted` struct, read by its generated body (which reads from this reader).
     mutating func generated<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> G {
         do { return try G(__vetted: &self) } catch { throw _VettedDirectMiss() }
     }
 
-    /// The elements of an array of a `@Vetted` struct, each read by its generated body.
+    /// A top-level array of a `@Vetted` struct, read in the struct's module.
     mutating func elements<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> [G] {
-        try beginArray()
-        do {
-            return try G.__vettedArray(capacity: 0) { count in
-                guard try nextElement(count) else { return nil }
-                return try G(__vetted: &self)
-            }
-        } catch {
-            throw _VettedDirectMiss()
-        }
+        do { return try G.__vettedReadArray(from: &self, field: -1) } catch { throw _VettedDirectMiss() }
     }
 
-    /// An array of a `@Vetted` enum with `String` raw values, built in the enum's module.
+    /// An array of a `@Vetted` struct or enum, read in the element type's module
+    /// (which runs the field's rules through ``checkField(_:_:)``).
+    private mutating func generatedArray<E: _VettedArrayElement>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
+        do { return try E.__vettedReadArray(from: &self, field: field) } catch { throw _VettedDirectMiss() }
+    }
+
+    mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> [G] {
+        try generatedArray(G.self, field)
+    }
+
     mutating func readArray<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
-        try beginArray()
-        let value: [E]
-        do {
-            value = try E.__vettedArray(capacity: 0) { count in
-                guard try nextElement(count) else { return nil }
-                return try stringCase(E.self)
-            }
-        } catch {
-            throw _VettedDirectMiss()
-        }
-        try check(value, field)
-        return value
+        try generatedArray(E.self, field)
     }
 
-    /// An array of a `@Vetted` enum with `Int` raw values, built in the enum's module.
     mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
-        try beginArray()
-        let value: [E]
-        do {
-            value = try E.__vettedArray(capacity: 0) { count in
-                guard try nextElement(count) else { return nil }
-                return try intCase(E.self)
-            }
-        } catch {
-            throw _VettedDirectMiss()
-        }
+        try generatedArray(E.self, field)
+    }
+
+    /// A field's rules on a value whose type the caller knows.
+    mutating func checkField<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
         try check(value, field)
-        return value
+    }
+
+    /// Reads a string and gives the position of the raw value its bytes spell exactly, or -1
+    /// (then ``rawValueCase(_:)`` makes the case from its text).
+    mutating func rawValueIndex(_ rawValues: _VettedRawValueBytes) throws(_VettedDirectMiss) -> Int {
+        let token = try stringToken()
+        lastString = token
+        guard !token.has(JSONTape.needsDecoding) else { return -1 }
+        return rawValues.index(of: token.first..<Swift.max(token.first, token.payload), in: reader.scannerState) ?? -1
+    }
+
+    /// The case named by the text of the string ``rawValueIndex(_:)`` just read, by `init(rawValue:)`.
+    mutating func rawValueCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
+        do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw _VettedDirectMiss() }
     }
 
     mutating func readArray(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> [String] {

@@ -114,8 +114,7 @@ extension TapeDecoder {
         // The depth of every element: without room there, each one goes to `child`, which throws tooDeep.
         let room = document.stack.hasRoom(atDepth: path.count + 1)
         var position = start
-        let cases = try E.__vettedArray(capacity: count) { index -> E? in
-            guard index < count else { return nil }
+        let cases = try E.__vettedArray(count: count) { index in
             let at = position
             if at >= end { document.invariantFailed("array element \(index) past the array's end") }
             position = document.next(after: at)
