@@ -77,7 +77,15 @@ public final class _VettedFieldTable: Sendable {
     /// equivalence), since equal Strings may differ in bytes.
     package let hasNonASCIIName: Bool
 
-    public init(_ names: [String]) {
+    /// Each field's type as the generated body reads it: the wrapped type of an
+    /// optional, the element type of an array (`isArray`), else the field's own.
+    /// A decoder decides from these, before reading, whether it reads every field itself.
+    package let types: [Any.Type]
+    package let isArray: [Bool]
+
+    public init(_ names: [String], types: [Any.Type] = [], isArray: [Bool] = []) {
+        self.types = types
+        self.isArray = isArray
         self.names = names
         keys = names.map { CodingKeys(stringValue: $0) }
         bytes = names.map { Array($0.utf8) }

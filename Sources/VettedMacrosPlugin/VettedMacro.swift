@@ -135,10 +135,15 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         guard let ext = conformance.as(ExtensionDeclSyntax.self) else { return [] }
         guard model.keepsInitFromDecoder == nil else { return [ext] }
         let names = model.coded.map(\.keyExpression).joined(separator: ", ")
+        let types = model.coded.indices.map { index in
+            !model.coded[index].isOptional && model.coded[index].isArray ? "__VettedElement\(index).self" : "__VettedField\(index).self"
+        }
+        let arrays = model.coded.map { !$0.isOptional && $0.isArray ? "true" : "false" }
         // One body for every source: the JSON bytes, the JSON tape, a property list's values.
         let decoding: DeclSyntax = """
             extension \(type.trimmed): VettedDecoding._VettedDecodable {
-                \(raw: access)static let __vettedFields = VettedDecoding._VettedFieldTable([\(raw: names)])
+                \(raw: access)static let __vettedFields = VettedDecoding._VettedFieldTable(
+                    [\(raw: names)], types: [\(raw: types.joined(separator: ", "))], isArray: [\(raw: arrays.joined(separator: ", "))])
                 \(raw: access)init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
             \(raw: decodingBody(model).joined(separator: "\n"))
                 }

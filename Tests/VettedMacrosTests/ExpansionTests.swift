@@ -110,7 +110,8 @@ import VettedMacrosPlugin
             }
 
             extension Listing: VettedDecoding._VettedDecodable {
-                static let __vettedFields = VettedDecoding._VettedFieldTable(["id", "name", "tags", "created", "last_updated"])
+                static let __vettedFields = VettedDecoding._VettedFieldTable(
+                    ["id", "name", "tags", "created", "last_updated"], types: [__VettedField0.self, __VettedField1.self, __VettedElement2.self, __VettedField3.self, __VettedField4.self], isArray: [false, false, true, false, false])
                 init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
                     try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
@@ -217,7 +218,8 @@ import VettedMacrosPlugin
             }
 
             extension Item: VettedDecoding._VettedDecodable {
-                public static let __vettedFields = VettedDecoding._VettedFieldTable([CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue])
+                public static let __vettedFields = VettedDecoding._VettedFieldTable(
+                    [CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue], types: [__VettedField0.self, __VettedField1.self], isArray: [false, false])
                 public init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
                     try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil

@@ -167,6 +167,19 @@ enum GenCorpus {
     var next: [Node]
 }
 
+@Vetted struct PlannedWithURL: Codable, Equatable {
+    var site: URL
+}
+
+@Vetted struct PlannedOuter: Codable, Equatable {
+    var inner: PlannedWithURL
+    @Check(.range(0...10)) var count: Int
+}
+
+@Vetted struct PlannedDates: Codable, Equatable {
+    var seen: [Date]
+}
+
 /// Direct decoding (straight from the bytes) against init(from:), on documents it takes and on every mutation.
 @Suite struct DirectDecodingDifferentialTests {
     static let replacements = GenCorpus.replacements + GenCorpus.directReplacements
@@ -222,6 +235,27 @@ enum GenCorpus {
                 if !compare([DirectItem].self, document, options) { failures += 1 }
             }
         }
+    }
+
+    /// The plan is made from the type before any byte is read, and nothing is kept between
+    /// calls: a `@Vetted` struct whose every reachable field the byte reader reads goes there
+    /// first; one that reaches a field it does not read (a URL, an array of dates) goes to the
+    /// tape at once, however deep that field is.
+    @Test func thePlanIsMadeFromTheTypeAlone() {
+        let decoder = DecoderOptions().decoder(generated: true)
+        #expect(decoder.plansDirectDecoding(DirectItem.self))
+        #expect(decoder.plansDirectDecoding([DirectItem].self))
+        #expect(decoder.plansDirectDecoding(Node.self))
+        #expect(!decoder.plansDirectDecoding(PlannedWithURL.self))
+        #expect(!decoder.plansDirectDecoding(PlannedOuter.self))
+        #expect(!decoder.plansDirectDecoding([PlannedOuter].self))
+        #expect(!decoder.plansDirectDecoding(PlannedDates.self))
+        #expect(!decoder.plansDirectDecoding([String: DirectItem].self))
+        let document = Data(#"{"inner": {"site": "https://example.com/a"}, "count": 2}"#.utf8)
+        #expect(throws: Never.self) { try decoder.decode(PlannedOuter.self, from: document) }
+        #expect((try? decoder.decode(PlannedOuter.self, from: document))?.inner.site.host == "example.com")
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(!decoder.plansDirectDecoding(DirectItem.self))
     }
 
     /// Nesting: up to the depth where the tape path's stack guard starts asking, straight

@@ -118,6 +118,13 @@ open class VettedJSONDecoder: @unchecked Sendable {
     public init() {}
 
     /// Whether `data` decodes as `type` straight from the bytes (no fallback to the tape). For tests.
+    /// Whether this decoder's plan for `type` tries the bytes first (decided from the type
+    /// and the options alone, before any input is read).
+    @_spi(Testing) public func plansDirectDecoding<T: Decodable>(_ type: T.Type) -> Bool {
+        if case .direct = DecodePlan.of(T.self, options: options.current) { return true }
+        return false
+    }
+
     @_spi(Testing) public func decodesDirectly<T: Decodable>(_ type: T.Type, from data: Data) -> Bool {
         let options = options.current
         return Self.decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options) != nil

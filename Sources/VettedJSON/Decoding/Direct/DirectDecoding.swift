@@ -5,29 +5,51 @@ import VettedRules
 
 // MARK: - The decoder's side
 
-/// `[G]` for a generated `G`: a document the direct path reads whole.
-protocol DirectTopLevelArray {
-    static func readDirect(_ reader: inout JSONDirectReader) throws(_VettedDirectMiss) -> Self
-}
+/// How one call decodes its document, chosen once from the type it asks for:
+/// the one place the JSON decoder picks its path.
+enum DecodePlan {
+    /// A `@Vetted` struct (or an array of them, `isArray`) whose every reachable
+    /// field the byte reader reads itself: tried straight from the bytes first
+    /// (each type's information made here, once for the call), then the tape on a miss.
+    case direct(any _VettedDecodable.Type, isArray: Bool, types: [(type: ObjectIdentifier, info: DirectTypeInfo)])
+    /// The tape: generated bodies for `@Vetted` structs, `init(from:)` for the rest.
+    case tape
 
-extension Array: DirectTopLevelArray where Element: _VettedDecodable {
-    static func readDirect(_ reader: inout JSONDirectReader) throws(_VettedDirectMiss) -> [Element] {
-        try reader.elements(Element.self)
+    /// The plan for `T` under `options`: at most two conformance lookups and a
+    /// walk over the types `T` reaches; nothing is remembered between calls.
+    static func of<T>(_ type: T.Type, options: VettedJSONDecoder.Options) -> DecodePlan {
+        guard case .useDefaultKeys = options.keyDecodingStrategy, options.directDecoding else { return .tape }
+        switch options.dateDecodingStrategy {
+        case .formatted, .custom: return .tape
+        case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970: break
+        }
+        let root: any _VettedDecodable.Type
+        let isArray: Bool
+        if let generated = T.self as? any _VettedDecodable.Type {
+            (root, isArray) = (generated, false)
+        } else if let array = T.self as? any DirectTopLevelArray.Type {
+            (root, isArray) = (array.elementType, true)
+        } else {
+            return .tape
+        }
+        guard let types = DirectTypeInfo.reachable(from: root) else { return .tape }
+        return .direct(root, isArray: isArray, types: types)
     }
 }
 
+/// `[G]` for a generated `G`: a document the direct path reads whole.
+protocol DirectTopLevelArray {
+    static var elementType: any _VettedDecodable.Type { get }
+}
+
+extension Array: DirectTopLevelArray where Element: _VettedDecodable {
+    static var elementType: any _VettedDecodable.Type { Element.self }
+}
+
 extension JSONDirectReader {
-    /// The whole document as `T`, or a miss.
-    mutating func document<T>(_ type: T.Type) throws(_VettedDirectMiss) -> T {
-        let value: T
-        if let generated = T.self as? any _VettedDecodable.Type {
-            value = try one(generated, as: T.self)
-        } else if let array = T.self as? any DirectTopLevelArray.Type {
-            value = try many(array, as: T.self)
-        } else {
-            unsupported = true
-            throw _VettedDirectMiss()
-        }
+    /// The whole document as `T` (the plan's `root`, or an array of it), or a miss.
+    mutating func document<T>(_ type: T.Type, root: any _VettedDecodable.Type, isArray: Bool) throws(_VettedDirectMiss) -> T {
+        let value = isArray ? try many(root, as: T.self) : try one(root, as: T.self)
         reader.scannerState.skipWhitespace()
         guard reader.scannerState.isAtEnd else { throw _VettedDirectMiss() }
         return value
@@ -38,43 +60,32 @@ extension JSONDirectReader {
         do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
     }
 
-    private mutating func many<A: DirectTopLevelArray, T>(_ type: A.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
-        let value = try A.readDirect(&self)
+    private mutating func many<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
+        let value = try elements(G.self)
         do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
     }
 }
 
-/// Types the direct path found it cannot decode (a field of a type it does not
-/// read, a rule it leaves to the tape path): not tried again in this process.
-let directUnsupportedTypes = Locked<Set<ObjectIdentifier>>([])
-
 extension VettedJSONDecoder {
     /// The document decoded straight from the bytes, or `nil` (then the tape path decodes it).
     static func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options) -> T? {
-        guard case .useDefaultKeys = options.keyDecodingStrategy, options.directDecoding,
-            source.count <= parser.limits.maxInputBytes
-        else { return nil }
-        switch options.dateDecodingStrategy {
-        case .formatted, .custom: return nil
-        case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970: break
+        guard source.count <= parser.limits.maxInputBytes, case .direct(let root, let isArray, let types) = DecodePlan.of(T.self, options: options)
+        else {
+            return nil
         }
-        let id = ObjectIdentifier(T.self)
-        guard !directUnsupportedTypes.current.contains(id) else { return nil }
         let document = DecodingDocument(
             source: source, tape: JSONTape(expectedBytes: 0), options: options, duplicateKeys: parser.options.duplicateKeys)
-        let outcome = source.withScanner { scanner -> (T?, Bool) in
+        return source.withScanner { scanner -> T? in
             document.scanner = scanner
             defer { document.scanner = nil }
             var direct = JSONDirectReader(
                 reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
-                document: document, limits: parser.limits)
+                document: document, limits: parser.limits, types: types)
             do {
-                return (try direct.document(T.self), false)
+                return try direct.document(T.self, root: root, isArray: isArray)
             } catch {
-                return (nil, direct.unsupported)
+                return nil
             }
         }
-        if outcome.1 { directUnsupportedTypes.update { $0.insert(id) } }
-        return outcome.0
     }
 }

@@ -39,12 +39,15 @@ final class DirectTypeInfo: Sendable {
     let intRules: [[Rule<Int>]?]
     let relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)]
 
-    /// `nil` when the type is not for this path: more than 64 fields, or a rule the tape path
-    /// must report on (one on a key that is no field, a relation it cannot call on two values).
+    /// `nil` when the type is not for this path: more than 64 fields, a field of a type the
+    /// reader does not read itself, or a rule the tape path must report on (one on a key that
+    /// is no field, a relation it cannot call on two values).
     init?<G: _VettedDecodable>(_ type: G.Type) {
         table = G.__vettedFields
         let names = table.names
-        guard names.count <= 64 else { return nil }
+        guard names.count <= 64, table.types.count == names.count, table.isArray.count == names.count,
+            zip(table.types, table.isArray).allSatisfy(Self.reads)
+        else { return nil }
         guard let rules = TypeRules.of(G.self) else {
             checks = []
             stringRules = []
@@ -105,4 +108,33 @@ extension _VettedFieldTable {
         for index in 0..<count where index != hint && spells(index) { return index }
         return nil
     }
+}
+
+extension DirectTypeInfo {
+    /// Whether the reader reads a field of this type itself (`type`: the wrapped type of an
+    /// optional, the element type of an array): exactly the types `JSONDirectReader` has a
+    /// `read`, `readIfPresent` or `readArray` of its own for.
+    static func reads(_ type: Any.Type, isArray: Bool) -> Bool {
+        if type == String.self || type == Int.self || type == Double.self || type == Bool.self { return true }
+        if type == Date.self { return !isArray }
+        return type is any _VettedRawValueEnum.Type || type is any _VettedDecodable.Type
+    }
+
+    /// The information of `root` and of every `@Vetted` struct its fields reach, or `nil`
+    /// when one of them is not for this path: the decoder then goes to the tape at once,
+    /// without reading a byte here. Walks the types, not the input: each type once.
+    static func reachable(from root: any _VettedDecodable.Type) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
+        var found: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
+        var pending: [any _VettedDecodable.Type] = [root]
+        while let next = pending.popLast() {
+            let id = ObjectIdentifier(next)
+            if found.contains(where: { $0.type == id }) { continue }
+            guard let info = make(next) else { return nil }
+            found.append((id, info))
+            for type in info.table.types { if let nested = type as? any _VettedDecodable.Type { pending.append(nested) } }
+        }
+        return found
+    }
+
+    private static func make<G: _VettedDecodable>(_ type: G.Type) -> DirectTypeInfo? { DirectTypeInfo(G.self) }
 }

@@ -28,11 +28,8 @@ struct JSONDirectReader: _VettedArraySource {
     let maxMembers: Int
     /// The last string ``rawValueIndex(_:)`` read.
     var lastString = JSONTape.Entry(first: 0, second: 0)
-    /// Set when the miss came from a type this path does not decode (not from the input):
-    /// the decoder then stops trying the type.
-    var unsupported = false
-    /// Each type's rules as generated decoding reads them, made once per call.
-    private var types: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
+    /// Each type's rules as generated decoding reads them, made once per call by its plan.
+    private let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
     /// The object being read, and those it is inside (``beginObject(_:)`` pushes, ``endObject(_:)`` pops).
     private var object = DirectObject(info: .none)
     private var outer: [DirectObject] = []
@@ -42,8 +39,9 @@ struct JSONDirectReader: _VettedArraySource {
     /// and the generated code's recursion stays shallow.
     static let depthCeiling = StackGuard.uncheckedLevels
 
-    init(reader: JSONReader, document: DecodingDocument, limits: Limits) {
+    init(reader: JSONReader, document: DecodingDocument, limits: Limits, types: [(type: ObjectIdentifier, info: DirectTypeInfo)]) {
         self.reader = reader
+        self.types = types
         self.document = document
         maxDepth = Swift.min(limits.effectiveMaxDepth, Self.depthCeiling)
         maxMembers = limits.maxMembers
@@ -309,7 +307,6 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// Any other type: not decoded here.
     mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T {
-        unsupported = true
         throw _VettedDirectMiss()
     }
 
@@ -347,7 +344,6 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T? {
-        unsupported = true
         throw _VettedDirectMiss()
     }
 
@@ -468,20 +464,15 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// Arrays of any other type: not decoded here.
     mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> [T] {
-        unsupported = true
         throw _VettedDirectMiss()
     }
 
     // MARK: Types
 
-    private mutating func info<G: _VettedDecodable>(for type: G.Type) throws(_VettedDirectMiss) -> DirectTypeInfo {
+    /// The type's information, made by the call's plan for every type the document's type reaches.
+    private func info<G: _VettedDecodable>(for type: G.Type) throws(_VettedDirectMiss) -> DirectTypeInfo {
         let id = ObjectIdentifier(type)
         for entry in types where entry.type == id { return entry.info }
-        guard let info = DirectTypeInfo(G.self) else {
-            unsupported = true
-            throw _VettedDirectMiss()
-        }
-        types.append((id, info))
-        return info
+        throw _VettedDirectMiss()
     }
 }
