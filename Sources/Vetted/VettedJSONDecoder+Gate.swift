@@ -31,6 +31,8 @@ extension VettedJSONDecoder {
 
     /// Every stage in one call, for bytes that arrive as chunks (an HTTP body):
     /// the cap stops the body as soon as it passes it.
+    ///
+    /// - Throws: `VettedError` from the gate (size, digest, signature, deadline), errors of the sequence itself as they are, then what ``decode(_:from:)-(_,Data)`` throws.
     public func decode<T: Decodable, Chunks: AsyncSequence>(
         _ type: T.Type, from chunks: Chunks, policy: GatePolicy
     ) async throws -> T where Chunks.Element: Collection<UInt8> {

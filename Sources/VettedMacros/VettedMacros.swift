@@ -101,6 +101,8 @@ extension VettedModel {
     /// Foundation — against the same rules, with the same codes and paths
     /// (`$.tags[1]`, keyed by coding keys), nested `@Vetted` values included.
     /// Violations carry no byte offsets: there is no document.
+    ///
+    /// - Throws: ``ValidationErrors`` with every violation (or the first, under `.failFast`).
     public func validate(mode: ValidationMode = .collect) throws(ValidationErrors) {
         var visitor = _VettedFieldVisitor(mode: mode)
         visitor.descend(self, at: DocumentPath())

@@ -65,6 +65,8 @@ extension KeyedUnarchiver {
     }
 
     /// The top-level value under `key` (Foundation's `decodeTopLevelDecodable(_:forKey:)`): throws the failure.
+    ///
+    /// - Throws: `VettedError` for a missing or malformed value, `DecodingError` and `ValidationErrors` from decoding it.
     public func decodeTopLevelDecodable<T: Decodable>(_ type: T.Type, forKey key: String, validationMode: ValidationMode = .collect) throws -> T? {
         try finish(decodeDecodable(type, forKey: key, validationMode: validationMode))
     }

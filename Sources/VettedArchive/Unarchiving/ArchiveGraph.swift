@@ -15,11 +15,16 @@ public struct ArchiveGraph: Sendable {
 
     /// Reads an archive from binary or XML plist bytes under `limits`
     /// (`maxValues` also bounds the object table).
+    ///
+    /// - Throws: `VettedError`: the plist's syntax and limits, then the archive's structure (`archiveCorrupted`).
     public init(parsing bytes: [UInt8], limits: Limits = .default) throws(VettedError) {
         let root = try PlistParser(limits: limits).parse(bytes)
         try self.init(root, limits: limits)
     }
 
+    /// Reads an archive from a property list already read.
+    ///
+    /// - Throws: `VettedError` (`archiveCorrupted`) when `root` is not an archive's dictionary or its object table is malformed, or past `limits`.
     public init(_ root: PlistValue, limits: Limits = .default) throws(VettedError) {
         guard case .dictionary(let archive) = root else {
             throw Self.notArchive("the top level is not a dictionary")
@@ -44,6 +49,8 @@ public struct ArchiveGraph: Sendable {
 
     /// The class of object `index`, if it is a keyed object: its `$classname`
     /// and `$classes`. Structure only — no class is looked up anywhere.
+    ///
+    /// - Throws: `VettedError` (`archiveCorrupted`) for an index outside the object table or a malformed class entry.
     public func classInfo(ofObject index: Int) throws(VettedError) -> (name: String, classes: [String])? {
         guard let uid = try classUID(ofObject: index) else { return nil }
         switch classDictionary(at: uid) {

@@ -106,6 +106,8 @@ public final class KeyedUnarchiver {
     private var pendingClasses: (keys: [any SecureCoding.Type], objects: [any SecureCoding.Type])?
 
     /// Reads the archive's structure (binary or XML plist); no object is decoded yet.
+    ///
+    /// - Throws: `VettedError`: the plist's syntax and limits, then the archive's structure.
     public convenience init(forReadingFrom data: Data, limits: Limits = .default) throws(VettedError) {
         try self.init(forReadingFrom: Array(data), limits: limits)
     }
@@ -192,6 +194,8 @@ public final class KeyedUnarchiver {
     }
 
     /// Throws the kept error, if any; else returns `value`.
+    ///
+    /// - Throws: The first error kept while decoding (`VettedError`, `DecodingError`, `ValidationErrors`).
     public func finish<T>(_ value: T?) throws -> T? {
         if let error { throw error }
         return value

@@ -40,6 +40,9 @@ public final class VettingJSONDecoder: JSONDecoder, @unchecked Sendable {
         super.init()
     }
 
+    /// Decodes with the wrapped ``VettedJSONDecoder``.
+    ///
+    /// - Throws: `VettedError` (`unsupportedOption`) when a strategy Vetted does not support was set on this face; otherwise what ``VettedJSONDecoder/decode(_:from:)-(_,Data)`` throws.
     public override func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if let setting = refused.current.first {
             throw VettedError(

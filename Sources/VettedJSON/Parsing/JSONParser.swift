@@ -69,8 +69,17 @@ public struct JSONParser: Sendable {
         try run(source, mode: .values).get() ?? .null
     }
 
+    /// Parses `bytes`.
+    ///
+    /// - Throws: `VettedError`, as ``parse(_:)-(SourceText)``.
     public func parse(_ bytes: [UInt8]) throws(VettedError) -> JSONValue { try parse(SourceText(bytes)) }
+    /// Parses `data`.
+    ///
+    /// - Throws: `VettedError`, as ``parse(_:)-(SourceText)``.
     public func parse(_ data: Data) throws(VettedError) -> JSONValue { try parse(SourceText(data)) }
+    /// Parses `text`.
+    ///
+    /// - Throws: `VettedError`, as ``parse(_:)-(SourceText)``.
     public func parse(_ text: String) throws(VettedError) -> JSONValue { try parse(SourceText(text)) }
 
     // MARK: Validate-only
@@ -83,8 +92,17 @@ public struct JSONParser: Sendable {
         _ = try run(source, mode: .validate).get()
     }
 
+    /// Checks `bytes` without building values.
+    ///
+    /// - Throws: `VettedError`, as ``parse(_:)-(SourceText)``.
     public func validate(_ bytes: [UInt8]) throws(VettedError) { try validate(SourceText(bytes)) }
+    /// Checks `data` without building values.
+    ///
+    /// - Throws: `VettedError`, as ``parse(_:)-(SourceText)``.
     public func validate(_ data: Data) throws(VettedError) { try validate(SourceText(data)) }
+    /// Checks `text` without building values.
+    ///
+    /// - Throws: `VettedError`, as ``parse(_:)-(SourceText)``.
     public func validate(_ text: String) throws(VettedError) { try validate(SourceText(text)) }
 
     private func run(_ source: SourceText, mode: JSONReader.Mode) -> Result<JSONValue?, VettedError> {
@@ -111,9 +129,15 @@ public struct JSONParser: Sendable {
 
 extension JSONValue {
     /// Parses `bytes` with the default (strict) parser.
+    ///
+    /// - Throws: `VettedError`: syntax, the duplicate-key policy, the limits.
     public init(parsing bytes: [UInt8]) throws(VettedError) { self = try JSONParser().parse(bytes) }
     /// Parses `data` with the default (strict) parser.
+    ///
+    /// - Throws: `VettedError`: syntax, the duplicate-key policy, the limits.
     public init(parsing data: Data) throws(VettedError) { self = try JSONParser().parse(data) }
     /// Parses `text` with the default (strict) parser.
+    ///
+    /// - Throws: `VettedError`: syntax, the duplicate-key policy, the limits.
     public init(parsing text: String) throws(VettedError) { self = try JSONParser().parse(text) }
 }

@@ -4,6 +4,9 @@ import VettedCore
 /// hands over the parsed value itself (numbers keep their literal); other
 /// decoders go through their containers.
 extension JSONValue: Codable {
+    /// Decodes any JSON value through `decoder`.
+    ///
+    /// - Throws: `DecodingError` when the decoder holds a value JSON cannot represent.
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: PathKey.self) {
             var object = JSONObject()
@@ -31,6 +34,9 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value through `encoder`.
+    ///
+    /// - Throws: What `encoder` throws.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:

@@ -38,6 +38,8 @@ public struct JSONWriter: Sendable {
     /// Writes `value` as it goes, in bounded memory: `flush` is handed the
     /// pending bytes whenever `chunkBytes` or more have built up, and once at
     /// the end; it must empty the buffer. What `flush` throws stops the writing.
+    ///
+    /// - Throws: Only what `flush` throws.
     public func write<Failure: Error>(
         _ value: JSONValue, chunkBytes: Int = 64 << 10, to flush: (inout [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {

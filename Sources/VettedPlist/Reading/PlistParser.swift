@@ -50,7 +50,13 @@ public struct PlistParser: Sendable {
         return try parse(source, as: format)
     }
 
+    /// Parses `data`, binary or XML.
+    ///
+    /// - Throws: `VettedError`: an unknown format, syntax, the limits.
     public func parse(_ data: Data) throws(VettedError) -> PlistValue { try parse(SourceText(data)) }
+    /// Parses `bytes`, binary or XML.
+    ///
+    /// - Throws: `VettedError`: an unknown format, syntax, the limits.
     public func parse(_ bytes: [UInt8]) throws(VettedError) -> PlistValue { try parse(SourceText(bytes)) }
 
     /// Parses the given format only.

@@ -177,6 +177,8 @@ public enum PlistWriter {
     /// pending bytes whenever `chunkBytes` or more have built up, and once at the
     /// end; it must empty the buffer. Throws what ``xml(_:)`` throws (a
     /// ``VettedError``), or what `flush` throws, which stops the writing.
+    ///
+    /// - Throws: `VettedError` (`unrepresentableValue`) for a value XML cannot hold, and what `flush` throws.
     public static func writeXML(_ value: PlistValue, chunkBytes: Int = 64 << 10, to flush: (inout [UInt8]) throws -> Void) throws {
         var output: [UInt8] = Array(
             """
@@ -270,6 +272,8 @@ public enum PlistWriter {
     /// `YYYY-MM-DDTHH:MM:SSZ` (whole seconds, as the XML format has them).
     /// Throws `unrepresentableValue` for a date outside years 1 to 9999, which
     /// a binary plist can hold but XML cannot write.
+    ///
+    /// - Throws: `VettedError` (`unrepresentableValue`) for a date outside years 1 to 9999.
     public static func xmlDateText(_ date: Date) throws(VettedError) -> String {
         let rounded = date.timeIntervalSince1970.rounded(.down)
         guard xmlDateRange.contains(rounded), let total = Int(exactly: rounded) else {

@@ -121,6 +121,8 @@ extension HTTPMessage {
     /// `Host` field and its request target. Obsolete line folding, control
     /// characters and non-ASCII bytes in the head are refused, and so is a body
     /// whose length is not the one `Content-Length` gives.
+    ///
+    /// - Throws: `VettedError` for a malformed start line, header or body framing, or one past the limits.
     public static func parse(
         _ bytes: [UInt8], scheme: String = "https", limits: HTTPMessageLimits = .default
     ) throws(VettedError) -> HTTPMessage {

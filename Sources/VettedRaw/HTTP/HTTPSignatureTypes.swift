@@ -12,6 +12,8 @@ public struct HTTPComponent: Sendable, Hashable, CustomStringConvertible {
 
     /// A component by its identifier: a derived one (`@status`) or a field name (any case).
     /// Unknown derived names are `unsupportedComponent`; names that are not tokens, `malformedHTTPSignature`.
+    ///
+    /// - Throws: `VettedError` (`unsupportedComponent`) for an unknown derived component or a name that is not a field name.
     public init(_ identifier: String) throws(VettedError) {
         self = try .parsed(identifier.hasPrefix("@") ? identifier : identifier.lowercased(), path: [])
     }

@@ -109,6 +109,8 @@ public enum HTTPSignatures {
     }
 
     /// The signature base (RFC 9421 §2.5) the signature labelled `label` on `message` is over.
+    ///
+    /// - Throws: `VettedError` when the label names no signature or a covered component is missing or malformed.
     public static func signatureBase(of message: HTTPMessage, label: String) throws(VettedError) -> String {
         let index = message.fieldIndex()
         guard let inputs = try dictionary("signature-input", in: index, limits: .default),

@@ -23,6 +23,8 @@ public enum BoundedReader {
     ///
     /// `observe` sees every chunk as it is read (the gate hashes them there),
     /// so nothing has to be read twice.
+    ///
+    /// - Throws: `VettedError`: the file is missing, not a regular file (unless `acceptingPipes`), unreadable, or over `maxBytes` (`inputSizeLimitExceeded`).
     public static func read(
         contentsOfFile path: String, maxBytes: Int, acceptingPipes: Bool = false, observe: (ArraySlice<UInt8>) -> Void = { _ in }
     ) throws(VettedError) -> [UInt8] {
@@ -33,6 +35,8 @@ public enum BoundedReader {
 
     /// Everything a file handle (a pipe, a socket, standard input) delivers, if at most `maxBytes`.
     /// Stops reading at `maxBytes + 1`.
+    ///
+    /// - Throws: `VettedError`: a read fails, or more than `maxBytes` arrive (`inputSizeLimitExceeded`).
     public static func read(
         from handle: FileHandle, maxBytes: Int, observe: (ArraySlice<UInt8>) -> Void = { _ in }
     ) throws(VettedError) -> [UInt8] {
@@ -40,6 +44,8 @@ public enum BoundedReader {
     }
 
     /// Bytes already in memory, if at most `maxBytes`.
+    ///
+    /// - Throws: `VettedError` (`inputSizeLimitExceeded`) past `maxBytes`.
     public static func read(_ bytes: some Collection<UInt8>, maxBytes: Int) throws(VettedError) -> [UInt8] {
         guard bytes.count <= maxBytes else { throw tooLarge(seen: "\(bytes.count)", maxBytes: maxBytes) }
         return Array(bytes)
@@ -49,6 +55,8 @@ public enum BoundedReader {
     ///
     /// A chunk that would pass the cap is refused before it is kept, and no
     /// further chunk is requested. Errors of the sequence itself are rethrown as they are.
+    ///
+    /// - Throws: `VettedError` (`inputSizeLimitExceeded`) past `maxBytes`; errors of the sequence itself as they are.
     public static func read<Chunks: AsyncSequence>(
         _ chunks: Chunks, maxBytes: Int, observe: (ArraySlice<UInt8>) -> Void = { _ in }
     ) async throws -> [UInt8] where Chunks.Element: Collection<UInt8> {

@@ -114,6 +114,8 @@ public enum Gate {
     /// A policy with a ``GatePolicy/timeout`` needs a `Sendable` sequence (AsyncHTTPClient's
     /// body, `AsyncStream`), read in a task of its own; this overload refuses it
     /// (`deadlineUnenforceable`) rather than read without the deadline.
+    ///
+    /// - Throws: Errors of the sequence as they are; `VettedError` for everything the gate refuses (size, digest, signature).
     public static func admit<Chunks: AsyncSequence>(
         _ chunks: Chunks, policy: GatePolicy
     ) async throws -> VerifiedBytes where Chunks.Element: Collection<UInt8> {
@@ -129,6 +131,8 @@ public enum Gate {
     /// ``GatePolicy/timeout`` when it has one: at the deadline the read is
     /// cancelled and `deadlineExceeded` thrown. (The sequence must stop on
     /// cancellation, as AsyncHTTPClient's body and `AsyncStream` do.)
+    ///
+    /// - Throws: As the other `admit`, and `VettedError` (`deadlineExceeded`) at the deadline.
     public static func admit<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, policy: GatePolicy
     ) async throws -> VerifiedBytes where Chunks.Element: Collection<UInt8> {
@@ -205,6 +209,8 @@ public enum Deadline {
     /// `AsyncStream` and `Task.sleep` do); its own errors are rethrown as they are.
     /// The gate uses it for ``GatePolicy/timeout``; Sell My Old Junk for a whole
     /// HTTP exchange and for a request body.
+    ///
+    /// - Throws: `VettedError` (`deadlineExceeded`) when `timeout` passes first, else what `work` throws.
     public static func run<T: Sendable>(
         within timeout: Duration, expired message: String, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -26,6 +26,8 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
 
     /// The digest of a file, hashed in chunks of ``BoundedReader/chunkSize``
     /// bytes: the file is never held in memory. Refuses files over `maxBytes`.
+    ///
+    /// - Throws: `VettedError`: the file cannot be opened or read, or holds more than `maxBytes`.
     public func digest(ofFile path: String, maxBytes: Int = .max) throws(VettedError) -> [UInt8] {
         let opened = try BoundedReader.open(path, maxBytes: maxBytes)
         defer { try? opened.handle.close() }
@@ -34,6 +36,8 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable, CustomStr
 
     /// The digest of everything a handle delivers (standard input, a pipe), hashed
     /// chunk by chunk; refuses more than `maxBytes`.
+    ///
+    /// - Throws: `VettedError`: a read fails, or more than `maxBytes` arrive.
     public func digest(of handle: FileHandle, maxBytes: Int = .max) throws(VettedError) -> [UInt8] {
         var hasher = StreamingDigest(self)
         try BoundedReader.forEachChunk(of: handle, maxBytes: maxBytes) { hasher.update($0) }
@@ -91,6 +95,8 @@ public struct ExpectedDigest: Sendable, Hashable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     /// A digest of the algorithm's length.
+    ///
+    /// - Throws: `VettedError` when `bytes` is not the algorithm's length.
     public init(_ algorithm: DigestAlgorithm, bytes: [UInt8]) throws(VettedError) {
         guard bytes.count == algorithm.byteCount else {
             throw VettedError(
@@ -102,6 +108,8 @@ public struct ExpectedDigest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A digest written in hexadecimal (either case; nothing else, not even spaces).
+    ///
+    /// - Throws: `VettedError` for text that is not hexadecimal of the algorithm's length.
     public init(_ algorithm: DigestAlgorithm, hex: String) throws(VettedError) {
         guard let bytes = Hex.decode(hex) else {
             throw VettedError(
@@ -113,6 +121,8 @@ public struct ExpectedDigest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A digest written in base64 (standard alphabet, with padding).
+    ///
+    /// - Throws: `VettedError` for text that is not base64 of the algorithm's length.
     public init(_ algorithm: DigestAlgorithm, base64: String) throws(VettedError) {
         guard let data = Data(base64Encoded: base64) else {
             throw VettedError(
@@ -123,6 +133,8 @@ public struct ExpectedDigest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A digest written in hex or in base64, whichever `text` is.
+    ///
+    /// - Throws: `VettedError` for text that is neither, at the algorithm's length.
     public init(_ algorithm: DigestAlgorithm, hexOrBase64 text: String) throws(VettedError) {
         if let bytes = Hex.decode(text) {
             try self.init(algorithm, bytes: bytes)

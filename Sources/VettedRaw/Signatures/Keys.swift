@@ -46,6 +46,9 @@ public struct KeyID: Sendable, Hashable, CustomStringConvertible {
     public static let maximumLength = 64
     public let rawValue: String
 
+    /// A key id: at most ``maximumLength`` printable ASCII characters.
+    ///
+    /// - Throws: `VettedError` for an empty, too long or non-printable id.
     public init(_ rawValue: String) throws(VettedError) {
         try self.init(bytes: Array(rawValue.utf8))
     }
@@ -117,6 +120,8 @@ public struct SigningKey: Sendable {
     }
 
     /// A key from its raw bytes: 32 for Ed25519 and P-256, 16 to 1,024 for an HMAC secret.
+    ///
+    /// - Throws: `VettedError` for a length the algorithm does not take or bytes that are not a key.
     public init(_ algorithm: SignatureAlgorithm, rawRepresentation raw: [UInt8], keyID: KeyID? = nil) throws(VettedError) {
         let material: Material
         do {
@@ -144,6 +149,8 @@ public struct SigningKey: Sendable {
     public var verificationKey: VerificationKey { VerificationKey(material: .init(material), keyID: keyID) }
 
     /// Signs `message` (the gate signs `SignedMessage` (see the article Raw data) bytes, never a bare payload).
+    ///
+    /// - Throws: `VettedError` when the cryptographic library refuses to sign.
     public func signature(for message: [UInt8]) throws(VettedError) -> [UInt8] {
         do {
             switch material {
@@ -163,6 +170,8 @@ public struct SigningKey: Sendable {
     }
 
     /// A key from the text of a private or secret key file: Vetted's one line, or PEM (PKCS#8 or SEC 1).
+    ///
+    /// - Throws: `VettedError` for text that is not a key file of a private or secret key.
     public init(fileText: String) throws(VettedError) {
         if PEMKey.isPEM(fileText) {
             try self.init(pemRepresentation: fileText)
@@ -210,6 +219,8 @@ public struct VerificationKey: Sendable {
 
     /// A key from its raw bytes: 32 for Ed25519, 64 (x then y) or 65 (X9.63) for P-256,
     /// 16 to 1,024 for an HMAC secret. The id is derived from the key unless given.
+    ///
+    /// - Throws: `VettedError` for a length the algorithm does not take or bytes that are not a key.
     public init(_ algorithm: SignatureAlgorithm, rawRepresentation raw: [UInt8], keyID: KeyID? = nil) throws(VettedError) {
         let material: Material
         do {
@@ -268,6 +279,8 @@ public struct VerificationKey: Sendable {
 
     /// A key from the text of a public or secret key file: Vetted's one line, or
     /// SubjectPublicKeyInfo PEM (its id derived from the key).
+    ///
+    /// - Throws: `VettedError` for text that is not a key file of a public or secret key.
     public init(fileText: String) throws(VettedError) {
         if PEMKey.isPEM(fileText) {
             try self.init(pemRepresentation: fileText)
@@ -285,6 +298,9 @@ public struct TrustedKeys: Sendable {
     /// The ids in the order the keys were given.
     public private(set) var keyIDs: [KeyID] = []
 
+    /// Trusts `keys`, each by its id.
+    ///
+    /// - Throws: `VettedError` (`duplicateKeyID`) when two keys have the same id.
     public init(_ keys: [VerificationKey]) throws(VettedError) {
         for key in keys { try insert(key) }
     }
@@ -292,6 +308,8 @@ public struct TrustedKeys: Sendable {
     /// Keys from a key ring: one key file line per line; blank lines and lines starting with `#` are skipped.
     ///
     /// A PEM public key file (`-----BEGIN PUBLIC KEY-----`) is read as one key, its id derived from the key.
+    ///
+    /// - Throws: `VettedError` for a line that is not a key file line (its number in the message), or two keys with one id (`duplicateKeyID`).
     public init(fileText: String) throws(VettedError) {
         if PEMKey.isPEM(fileText) {
             try insert(try VerificationKey(pemRepresentation: fileText))
@@ -310,6 +328,9 @@ public struct TrustedKeys: Sendable {
         }
     }
 
+    /// Trusts one more key.
+    ///
+    /// - Throws: `VettedError` (`duplicateKeyID`) when a trusted key already has its id.
     public mutating func insert(_ key: VerificationKey) throws(VettedError) {
         guard keys[key.keyID] == nil else {
             throw VettedError(code: .duplicateKeyID, message: "two trusted keys have the id \(Excerpt.escape(key.keyID.rawValue))")
@@ -375,6 +396,8 @@ extension SigningKey {
     /// written, and synced; the public key's is 0644. In ``KeyFileFormat/pem``
     /// the private key is PKCS#8 and the public key SubjectPublicKeyInfo (HMAC
     /// secrets have no PEM form: `unsupportedAlgorithm`).
+    ///
+    /// - Throws: `VettedError` when a file exists already or cannot be written.
     public func writeKeyFiles(privateKeyPath: String, publicKeyPath: String, format: KeyFileFormat = .vetted) throws(VettedError) {
         let paths = algorithm.isSymmetric ? [privateKeyPath] : [privateKeyPath, publicKeyPath]
         for path in paths where FileManager.default.fileExists(atPath: path) {

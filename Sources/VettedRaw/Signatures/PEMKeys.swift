@@ -53,6 +53,8 @@ enum PEMKey {
 extension SigningKey {
     /// An Ed25519 or P-256 private key from PEM: PKCS#8 (`PRIVATE KEY`) or, for
     /// P-256, SEC 1 (`EC PRIVATE KEY`). HMAC secrets have no PEM form.
+    ///
+    /// - Throws: `VettedError` for text that is not such a PEM key.
     public init(pemRepresentation text: String, keyID: KeyID? = nil) throws(VettedError) {
         let block = try PEMKey.keyBlock(text, labels: ["PRIVATE KEY", "EC PRIVATE KEY"])
         if let key = try? Curve25519.Signing.PrivateKey(pemRepresentation: block) {
@@ -78,6 +80,8 @@ extension SigningKey {
 
 extension VerificationKey {
     /// An Ed25519 or P-256 public key from SubjectPublicKeyInfo PEM (`PUBLIC KEY`).
+    ///
+    /// - Throws: `VettedError` for text that is not such a PEM key.
     public init(pemRepresentation text: String, keyID: KeyID? = nil) throws(VettedError) {
         let block = try PEMKey.keyBlock(text, labels: ["PUBLIC KEY"])
         let material: Material

@@ -57,6 +57,8 @@ public struct DetachedSignature: Sendable, Hashable {
     public let signature: [UInt8]
 
     /// Signs `payload` with `key`.
+    ///
+    /// - Throws: `VettedError` when the cryptographic library refuses to sign.
     public static func sign(_ payload: some DataProtocol, with key: SigningKey) throws(VettedError) -> DetachedSignature {
         let message = SignedMessage.bytes(
             algorithm: key.algorithm, keyID: key.keyID, payloadLength: UInt64(payload.count), payloadSHA256: Array(SHA256.hash(data: payload)))
@@ -73,6 +75,8 @@ public struct DetachedSignature: Sendable, Hashable {
     }
 
     /// Reads the binary form. Every field is checked; errors carry the offset of the bad field.
+    ///
+    /// - Throws: `VettedError` at the offset of the first malformed field.
     public init(parsing bytes: [UInt8]) throws(VettedError) {
         var reader = FieldReader(bytes: bytes, code: .malformedSignature, what: "signature")
         let header = try reader.header(magic: Self.magic)
@@ -83,6 +87,8 @@ public struct DetachedSignature: Sendable, Hashable {
     }
 
     /// Reads the base64 of the binary form (as sent in an HTTP header).
+    ///
+    /// - Throws: `VettedError` for text that is not base64, then as ``init(parsing:)``.
     public init(base64: String) throws(VettedError) {
         guard base64.utf8.count <= 1_024, let data = Data(base64Encoded: base64) else {
             throw VettedError(code: .malformedSignature, message: "the signature is not valid base64")
@@ -102,6 +108,8 @@ public struct DetachedSignature: Sendable, Hashable {
     public var base64: String { Data(bytes).base64EncodedString() }
 
     /// Checks that this signature, by a trusted key, covers `payload`.
+    ///
+    /// - Throws: `VettedError` when no trusted key has the signature's id, the algorithm differs, or the signature does not verify.
     public func verify(_ payload: some DataProtocol, trusting keys: TrustedKeys) throws(VettedError) -> KeyID {
         try verify(payloadLength: payload.count, payloadSHA256: Array(SHA256.hash(data: payload)), trusting: keys)
     }
@@ -159,6 +167,8 @@ public enum Envelope {
     static let magic = Array("VENV".utf8)
 
     /// Wraps `payload` with a signature by `key`.
+    ///
+    /// - Throws: `VettedError` when the cryptographic library refuses to sign.
     public static func seal(_ payload: [UInt8], with key: SigningKey) throws(VettedError) -> [UInt8] {
         let detached = try DetachedSignature.sign(payload, with: key)
         var bytes = SignedMessage.header(magic: magic, algorithm: key.algorithm, keyID: key.keyID, payloadLength: UInt64(payload.count))
@@ -169,6 +179,8 @@ public enum Envelope {
     }
 
     /// Checks the envelope's structure and signature; returns its payload.
+    ///
+    /// - Throws: `VettedError` for a malformed envelope or a signature that does not verify.
     public static func open(_ envelope: [UInt8], trusting keys: TrustedKeys) throws(VettedError) -> VerifiedBytes {
         let (payload, keyID) = try openPayload(envelope, trusting: keys)
         return VerifiedBytes(

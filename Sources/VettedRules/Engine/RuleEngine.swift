@@ -482,6 +482,7 @@ public struct Skipping<Element: Decodable>: Decodable {
     public var values: [Element] = []
     public var skipped: [Skipped] = []
 
+    /// - Throws: `DecodingError` when the value is not an array; `VettedError` for a rule declared wrong (`code.isRuleDeclaration`). An element that fails otherwise is kept in ``skipped``.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         let engine = (decoder as? any RuleEngineDecoder)?.ruleEngine
