@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import VettedCore
 
 /// A `@Vetted` struct (or final class): the macro writes one decoding body for
 /// it, ``init(__vetted:)``, over any ``_VettedFieldSource``. The JSON decoder
@@ -69,6 +70,10 @@ public protocol _VettedFieldSource {
     mutating func nextField() throws -> Int?
     /// Skips the value of a member that is no field.
     mutating func skipValue() throws
+    /// Whether the key of a field the source offers is absent from the object: a
+    /// `@Default` field's body asks before it reads, and the default stands in
+    /// (a source that offers only the members present says `false`).
+    mutating func isAbsent(_ field: Int) throws -> Bool
     /// The failure for a required field that never came.
     mutating func missing(_ field: Int) -> any Error
     /// Closes the object; `value` gives the decoded value of a field a relation needs.
@@ -133,8 +138,10 @@ extension _VettedDeclarationOrderSource {
         return offered - 1
     }
 
-    /// Not reached: every field offered is a field.
-    package mutating func skipValue() throws {}
+    /// Every field offered is a field, so no body asks this: a call is a defect, said loudly.
+    package mutating func skipValue() throws {
+        throw VettedError(code: .internalInvariantViolated, message: "a source that offers fields in declaration order was asked to skip a member")
+    }
 
     /// Not reached: `read` of an absent required field throws `keyNotFound` itself.
     package mutating func missing(_ field: Int) -> any Error { missingKey(field) }

@@ -1,4 +1,10 @@
-package import VettedRules
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import VettedCore
+public import VettedRules
 
 // What `@Vetted` expansions name besides the field source: the raw-value enum
 // protocols, the field table, and the misses that send a decoder to the path
@@ -67,15 +73,25 @@ public struct _VettedRawValueMiss: Error {
 /// The coding keys of a `@Vetted` type's fields, in the order its
 /// `init(from:)` would decode them: made once per type, read by both decoders'
 /// generated decoding. Generated code only.
+///
+/// A field may have other spellings (`@Alias`): every spelling is listed in
+/// ``spellings``, the fields' own keys first (spelling `i` < `names.count` is
+/// field `i`), then each alias with its field in ``spellingField``.
 @_documentation(visibility: private)
 public final class _VettedFieldTable: Sendable {
     package let keys: [CodingKeys]
     package let names: [String]
-    /// Each name's UTF-8 bytes, compared with a document's key bytes.
+    /// Every spelling of a key: ``names``, then the aliases.
+    package let spellings: [String]
+    /// The field each spelling names.
+    package let spellingField: [Int]
+    /// Each spelling's UTF-8 bytes, compared with a document's key bytes.
     package let bytes: [[UInt8]]
-    /// Whether a name is not all ASCII: keys are then matched as Strings (canonical
+    /// Whether a spelling is not all ASCII: keys are then matched as Strings (canonical
     /// equivalence), since equal Strings may differ in bytes.
     package let hasNonASCIIName: Bool
+    /// Whether some field has another spelling.
+    package let hasAliases: Bool
 
     /// Each field's type as the generated body reads it: the wrapped type of an
     /// optional, the element type of an array (`isArray`), else the field's own.
@@ -83,12 +99,99 @@ public final class _VettedFieldTable: Sendable {
     package let types: [Any.Type]
     package let isArray: [Bool]
 
-    public init(_ names: [String], types: [Any.Type] = [], isArray: [Bool] = []) {
+    /// `aliases[i]`: the other spellings of field `i` (may be shorter than `names`).
+    public init(_ names: [String], aliases: [[String]] = [], types: [Any.Type] = [], isArray: [Bool] = []) {
         self.types = types
         self.isArray = isArray
         self.names = names
         keys = names.map { CodingKeys(stringValue: $0) }
-        bytes = names.map { Array($0.utf8) }
-        hasNonASCIIName = names.contains { $0.utf8.contains { $0 >= 0x80 } }
+        var spellings = names
+        var spellingField = Array(names.indices)
+        for (field, others) in aliases.enumerated() where field < names.count {
+            for other in others {
+                spellings.append(other)
+                spellingField.append(field)
+            }
+        }
+        self.spellings = spellings
+        self.spellingField = spellingField
+        hasAliases = spellings.count > names.count
+        bytes = spellings.map { Array($0.utf8) }
+        hasNonASCIIName = spellings.contains { $0.utf8.contains { $0 >= 0x80 } }
+    }
+
+    /// The spelling `name` is, or `nil` (a linear search: the tables are small and
+    /// declared, and the decoders call this only on keys their fast match left undecided).
+    package func spelling(of name: String) -> Int? {
+        spellings.firstIndex(of: name)
+    }
+
+    /// The field a spelling names.
+    @inline(__always)
+    package func field(ofSpelling spelling: Int) -> Int {
+        spellingField.indices.contains(spelling) ? spellingField[spelling] : -1
+    }
+
+    /// The error for two spellings of one field in one object: `duplicateKey`, at the
+    /// second, naming both (located by the decoder from `codingPath`).
+    package func duplicateSpelling(_ first: String, _ second: String, codingPath: [any CodingKey]) -> DecodingError {
+        let path = codingPath + [CodingKeys(stringValue: second)]
+        let error = VettedError(
+            code: .duplicateKey, path: DocumentPath(codingPath: path),
+            message: "keys \"\(Excerpt.escape(first))\" and \"\(Excerpt.escape(second))\" both spell one field")
+        return DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+    }
+}
+
+/// The coding key of a generated `init(from:)` (a type with `@Default` or
+/// `@Alias` fields): a key by its string, and the lookups of a field's
+/// spellings. Generated code only.
+@_documentation(visibility: private)
+public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, Sendable {
+    public let stringValue: String
+    public var intValue: Int? { nil }
+    /// An alias: the declaration probe, which holds every key, holds only a field's first spelling.
+    public let __vettedProbeAbsent: Bool
+
+    public init(_ name: String) {
+        stringValue = name
+        __vettedProbeAbsent = false
+    }
+
+    public init?(stringValue: String) { self.init(stringValue) }
+    public init?(intValue: Int) { nil }
+
+    private init(alias: String) {
+        stringValue = alias
+        __vettedProbeAbsent = true
+    }
+
+    /// The one spelling of a field present in `container`, or `nil`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` carrying `duplicateKey` when two spellings are present.
+    public static func present(_ spellings: [String], in container: KeyedDecodingContainer<_VettedKey>) throws -> _VettedKey? {
+        var found: _VettedKey?
+        for (position, spelling) in spellings.enumerated() {
+            let key = position == 0 ? _VettedKey(spelling) : _VettedKey(alias: spelling)
+            guard container.contains(key) else { continue }
+            if let found {
+                let path = container.codingPath + [key]
+                let error = VettedError(
+                    code: .duplicateKey, path: DocumentPath(codingPath: path),
+                    message: "keys \"\(Excerpt.escape(found.stringValue))\" and \"\(Excerpt.escape(spelling))\" both spell one field")
+                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+            }
+            found = key
+        }
+        return found
+    }
+
+    /// A required field none of whose spellings is present: `keyNotFound`, as synthesized decoding says it.
+    ///
+    /// - Throws: always, `DecodingError.keyNotFound`.
+    public static func missing<T>(_ name: String, in container: KeyedDecodingContainer<_VettedKey>) throws -> T {
+        let key = _VettedKey(name)
+        throw DecodingError.keyNotFound(
+            key, .init(codingPath: container.codingPath, debugDescription: "No value associated with key \(key) (\"\(name)\")."))
     }
 }

@@ -31,7 +31,7 @@ public import Foundation
 @attached(
     extension, conformances: VettedModel, _VettedDecodable, _VettedStringEnum, _VettedIntEnum,
     names: named(__vettedFields), named(init(__vetted:)), named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedReadArray), named(__vettedRawValueBytes),
-    named(__vettedCase))
+    named(__vettedCase), named(init(from:)))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as
@@ -43,6 +43,65 @@ public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "Vett
 /// Outside a `@Vetted` type it is a compile error: a rule that nothing runs.
 @attached(peer)
 public macro Check(_ rules: CheckRule...) = #externalMacro(module: "VettedMacrosPlugin", type: "CheckMacro")
+
+/// A tagged union: an enum whose cases each carry one ``Vetted()`` struct, told
+/// apart by the tag member `tag` of the object. Internally tagged (the payload's
+/// members sit beside the tag) unless `content` names the member that holds the
+/// payload (adjacently tagged). Each case's tag is its name unless ``Tag(_:)``
+/// gives it.
+///
+/// ```swift
+/// @Vetted(tag: "type") enum Event: Codable {
+///     case created(ListingCreated)
+///     @Tag("listing.sold") case sold(ListingSold)
+///     @UnknownTag case other(String)
+/// }
+/// ```
+///
+/// A tag no case has is `unknownTag` at the tag's path (listing the known
+/// tags), unless one case is ``UnknownTag()``: it then carries the unknown tag
+/// (and encodes as the tag alone). An object without the tag is `missingTag`.
+/// Each payload's own rules run at their paths; `validate()` checks the
+/// payload of a value made in code. Encoding writes the same shapes.
+@attached(member, names: named(validation), named(__vettedVisitFields), arbitrary)
+@attached(
+    extension, conformances: VettedModel, _VettedUnion,
+    names: named(__vettedUnion), named(init(from:)), named(encode(to:)), named(__vettedReadArray))
+public macro Vetted(tag: String, content: String? = nil) = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
+
+/// The tag that selects a case of a tagged union (``Vetted(tag:content:)``), when it is not the case's name.
+@attached(peer)
+public macro Tag(_ value: String) = #externalMacro(module: "VettedMacrosPlugin", type: "CaseTagMacro")
+
+/// The case of a tagged union (``Vetted(tag:content:)``) that takes a tag no other case has,
+/// carrying that tag: `@UnknownTag case other(String)`. Without one, an unknown tag is `unknownTag`.
+@attached(peer)
+public macro UnknownTag() = #externalMacro(module: "VettedMacrosPlugin", type: "CaseTagMacro")
+
+/// The value a ``Vetted()`` type's property takes when its key is **absent**
+/// from the document. A key that is present with a value of the wrong type,
+/// or `null`, is still an error: never the default.
+///
+/// ```swift
+/// @Vetted struct Page: Codable {
+///     @Check(.range(1...100)) @Default(20) var limit: Int
+/// }
+/// ```
+///
+/// The value is compiled as the property's type, so a default of another type
+/// does not compile; a number outside the property's literal `.range` does not
+/// either. An implicit member needs its type written (`@Default(Color.red)`):
+/// the attribute is type-checked before the property's type is known.
+/// Not on an optional (an absent key already gives `nil`).
+@attached(peer)
+public macro Default(_ value: Any) = #externalMacro(module: "VettedMacrosPlugin", type: "ShapeMacro")
+
+/// Other keys a ``Vetted()`` type's property is decoded from, besides its own
+/// coding key: `@Alias("productId", "product_id") var id: Int`. One object with
+/// two of the spellings is `duplicateKey`, naming both; paths show the spelling
+/// the document used. Encoding writes the property's own key.
+@attached(peer)
+public macro Alias(_ keys: String...) = #externalMacro(module: "VettedMacrosPlugin", type: "ShapeMacro")
 
 /// How a rule is spelled inside `@Check(…)`.
 ///
@@ -124,6 +183,12 @@ public struct _VettedFieldVisitor {
     private var relationValues: [String: Any] = [:]
 
     init(mode: ValidationMode) { self.mode = mode }
+
+    /// Called by a tagged union's generated code for its case's payload: checked at the
+    /// union's own path (internally tagged) or under `key` (adjacently tagged).
+    public mutating func visitPayload(_ value: Any, key: String?) {
+        descend(value, at: key.map { DocumentPath(path.components + [.key($0)]) } ?? path)
+    }
 
     /// Called by generated code for each coded property, in declaration order.
     public mutating func visit<Value>(_ value: Value, key: String) {

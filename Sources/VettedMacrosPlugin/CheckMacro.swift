@@ -21,6 +21,35 @@ public struct CheckMacro: PeerMacro {
     }
 }
 
+/// `@Default` and `@Alias`: like `@Check`, read by `@Vetted`, nothing of their own.
+public struct ShapeMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        try CheckMacro.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+
+/// `@Tag` and `@UnknownTag`: read by `@Vetted(tag:)` on the enclosing enum, nothing of their own.
+public struct CaseTagMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        let enclosing = context.lexicalContext.first { $0.is(EnumDeclSyntax.self) }?.as(EnumDeclSyntax.self)
+        let isUnion = enclosing.map { enumeration in
+            enumeration.attributes.contains { element in
+                guard case .attribute(let attribute) = element else { return false }
+                let name = attribute.attributeName.trimmedDescription
+                return (name == "Vetted" || name == "VettedMacros.Vetted") && TaggedUnion.keys(of: attribute) != nil
+            }
+        } ?? false
+        if !declaration.is(EnumCaseDeclSyntax.self) || !isUnion {
+            context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.tagOutsideUnion))
+        }
+        return []
+    }
+}
+
 /// A context that drops diagnostics: the second role of one attribute reads the same
 /// declaration, and the first has already said what is wrong with it.
 final class DiscardingContext<Base: MacroExpansionContext>: MacroExpansionContext {

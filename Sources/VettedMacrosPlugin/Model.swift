@@ -68,6 +68,10 @@ struct Model {
         /// `T` of an array.
         var elementType = ""
         var rules: [CheckedRule] = []
+        /// `@Default(…)`: the expression that stands in when the key is absent.
+        var defaultExpression: String?
+        /// `@Alias(…)`: the key's other spellings.
+        var aliases: [String] = []
     }
 
     enum RelationKind { case notBefore, notAfter }
@@ -104,12 +108,23 @@ struct Model {
     }
 
     static func checkAttributes(_ attributes: AttributeListSyntax) -> [AttributeSyntax] {
-        attributes.compactMap { element in
+        Self.attributes(named: "Check", in: attributes)
+    }
+
+    /// The attributes `@name` / `@VettedMacros.name` of a declaration.
+    static func attributes(named name: String, in list: AttributeListSyntax) -> [AttributeSyntax] {
+        list.compactMap { element in
             guard case .attribute(let attribute) = element else { return nil }
-            let name = attribute.attributeName.trimmedDescription
-            return name == "Check" || name == "VettedMacros.Check" ? attribute : nil
+            let spelled = attribute.attributeName.trimmedDescription
+            return spelled == name || spelled == "VettedMacros." + name ? attribute : nil
         }
     }
+
+    /// The attributes `@Vetted` reads on a property: none of them wraps it.
+    static let propertyAttributes = ["Check", "Default", "Alias"]
+
+    /// Whether any fields have `@Default` or `@Alias`: then `init(from:)` is generated too.
+    var needsInitFromDecoder: Bool { coded.contains { $0.defaultExpression != nil || !$0.aliases.isEmpty } }
 
     init?(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax, in context: some MacroExpansionContext) {
         let modifiers: DeclModifierListSyntax
@@ -179,6 +194,8 @@ struct Model {
         var failed = false
         /// Relations, checked once every property is known: the other side must be a coded, stored property.
         var relations: [(other: String, node: KeyPathExprSyntax)] = []
+        /// Where each `@Default` / `@Alias` sits, for diagnostics once every key is known.
+        var spelledAt: [(node: AttributeSyntax, property: String)] = []
         for member in declaration.memberBlock.members {
             if let initializer = member.decl.as(InitializerDeclSyntax.self),
                 initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
@@ -187,7 +204,7 @@ struct Model {
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) })
-                || variable.attributes.count > Self.checkAttributes(variable.attributes).count
+                || variable.attributes.count > Self.propertyAttributes.reduce(0, { $0 + Self.attributes(named: $1, in: variable.attributes).count })
             {
                 keepsInitFromDecoder = "a lazy or wrapped property"
             }
@@ -224,11 +241,45 @@ struct Model {
                         || annotation.type.as(IdentifierTypeSyntax.self).map { $0.name.text == "Array" && $0.genericArgumentClause != nil } ?? false
                 } ?? false
                 let elementType = binding.typeAnnotation.flatMap { Self.arrayElement($0.type) }?.trimmedDescription ?? ""
+                let defaults = Self.attributes(named: "Default", in: variable.attributes)
+                let aliasAttributes = Self.attributes(named: "Alias", in: variable.attributes)
+                var defaultExpression: String?
+                var aliases: [String] = []
+                if let first = defaults.first ?? aliasAttributes.first {
+                    if let problem = Self.shapeProblem(
+                        defaults: defaults, aliases: aliasAttributes, isCoded: key != nil && isStored, isOptional: isOptional,
+                        bindings: variable.bindings.count, name: propertyName)
+                    {
+                        context.diagnose(Diagnostic(node: first, message: problem))
+                        failed = true
+                        continue
+                    }
+                    if case .argumentList(let arguments) = defaults.first?.arguments, let value = arguments.first {
+                        defaultExpression = value.expression.trimmedDescription
+                    }
+                    for attribute in aliasAttributes {
+                        guard case .argumentList(let arguments) = attribute.arguments, !arguments.isEmpty else {
+                            context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.aliasNotLiteral))
+                            failed = true
+                            continue
+                        }
+                        for argument in arguments {
+                            guard let literal = argument.expression.as(StringLiteralExprSyntax.self), let text = literal.representedLiteralValue else {
+                                context.diagnose(Diagnostic(node: argument, message: VettedDiagnostic.aliasNotLiteral))
+                                failed = true
+                                continue
+                            }
+                            aliases.append(text)
+                        }
+                    }
+                    spelledAt.append((first, propertyName))
+                }
                 if let key, isStored {
                     coded.append(
                         Property(
                             name: propertyName, key: key, keyExpression: keyExpression(name: propertyName, key: key), valueType: valueType,
-                            isOptional: isOptional, isArray: isArray && !elementType.isEmpty, elementType: elementType))
+                            isOptional: isOptional, isArray: isArray && !elementType.isEmpty, elementType: elementType,
+                            defaultExpression: defaultExpression, aliases: aliases))
                     if binding.typeAnnotation == nil { keepsInitFromDecoder = "a property without a written type" }
                 }
                 guard !checks.isEmpty else { continue }
@@ -288,10 +339,90 @@ struct Model {
             context.diagnose(Diagnostic(node: relation.node, message: VettedDiagnostic.relationToUncoded(relation.other)))
             failed = true
         }
+        failed = diagnoseShapes(spelledAt, in: context) || failed
+        if needsInitFromDecoder && keysFromCodingKeys {
+            // With an init(from:) of its own, the type's CodingKeys are synthesized too late for the
+            // expansion to name them: the keys are the property names they would hold.
+            keysFromCodingKeys = false
+            for index in coded.indices { coded[index].keyExpression = VettedMacro.literal(coded[index].key) }
+            for index in checked.indices { checked[index].keyExpression = VettedMacro.literal(checked[index].key) }
+        }
         if failed { return nil }
         if let codingKeys {
             // Synthesized init(from:) decodes in the order of CodingKeys' cases.
             coded = codingKeys.compactMap { key in coded.first { $0.name == key.name } }
+        }
+    }
+
+    /// What is wrong with a property's `@Default` / `@Alias` where it sits, or `nil`.
+    static func shapeProblem(
+        defaults: [AttributeSyntax], aliases: [AttributeSyntax], isCoded: Bool, isOptional: Bool, bindings: Int, name: String
+    ) -> VettedDiagnostic? {
+        if bindings != 1 { return .severalBindings }
+        if !isCoded { return .shapeNotDecoded(name) }
+        if defaults.count > 1 { return .severalDefaults(name) }
+        if let first = defaults.first {
+            guard case .argumentList(let arguments) = first.arguments, arguments.count == 1 else { return .defaultArguments }
+            if isOptional { return .defaultOnOptional(name) }
+        }
+        return nil
+    }
+
+    /// Checks what needs every field: generated decoding, keys and aliases each
+    /// spelling one field, and literal defaults inside their literal ranges.
+    /// Whether anything was wrong.
+    func diagnoseShapes(_ places: [(node: AttributeSyntax, property: String)], in context: some MacroExpansionContext) -> Bool {
+        guard let first = places.first else { return false }
+        if let reason = keepsInitFromDecoder {
+            context.diagnose(Diagnostic(node: first.node, message: VettedDiagnostic.shapeNeedsGeneratedDecoding(reason)))
+            return true
+        }
+        var failed = false
+        var owner: [String: String] = [:]
+        for property in coded { owner[property.key] = property.name }
+        for property in coded {
+            for alias in property.aliases {
+                if let other = owner[alias] {
+                    let node = places.first { $0.property == property.name }?.node ?? first.node
+                    context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.aliasTaken(alias, other)))
+                    failed = true
+                }
+                owner[alias] = property.name
+            }
+        }
+        for property in coded {
+            guard let value = property.defaultExpression.flatMap({ Self.numberLiteral(ExprSyntax("\(raw: $0)")) }) else { continue }
+            let checked = self.checked.first { $0.name == property.name }
+            for case .field(let rule) in checked?.rules ?? [] {
+                guard let bounds = Self.literalBounds(rule), value < bounds.lower || value > bounds.upper else { continue }
+                let node = places.first { $0.property == property.name }?.node ?? first.node
+                context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.defaultBreaksRule(property.name, property.defaultExpression ?? "", rule)))
+                failed = true
+            }
+        }
+        return failed
+    }
+
+    /// The bounds of `.range(a...b)` / `.range(a..<b)` / `.atLeast(a)` with number literals.
+    static func literalBounds(_ rule: String) -> (lower: Double, upper: Double)? {
+        let expression = ExprSyntax("\(raw: rule)")
+        guard let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            member.base == nil, call.arguments.count == 1, let argument = call.arguments.first?.expression
+        else { return nil }
+        switch member.declName.baseName.text {
+        case "atLeast":
+            return numberLiteral(argument).map { ($0, .infinity) }
+        case "range":
+            guard let sequence = argument.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return nil }
+            let elements = Array(sequence.elements)
+            guard let operatorToken = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,
+                let lower = numberLiteral(elements[0]), let upper = numberLiteral(elements[2])
+            else { return nil }
+            if operatorToken == "..." { return (lower, upper) }
+            if operatorToken == "..<" { return (lower, upper.nextDown) }
+            return nil
+        default:
+            return nil
         }
     }
 
@@ -310,7 +441,7 @@ struct Model {
         for element in variable.attributes {
             guard case .attribute(let attribute) = element else { continue }
             let name = attribute.attributeName.trimmedDescription
-            guard name != "Check", name != "VettedMacros.Check", let first = name.split(separator: ".").last?.first, first.isUppercase else { continue }
+            guard !propertyAttributes.contains(name), !propertyAttributes.contains(where: { "VettedMacros." + $0 == name }), let first = name.split(separator: ".").last?.first, first.isUppercase else { continue }
             return "wrapped by @\(name)"
         }
         return nil

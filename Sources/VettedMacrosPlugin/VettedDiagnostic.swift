@@ -26,6 +26,21 @@ enum VettedDiagnostic: DiagnosticMessage {
     case invertedRange(String)
     case invalidPattern(String, String)
     case relationToUncoded(String)
+    case shapeNotDecoded(String)
+    case severalDefaults(String)
+    case defaultArguments
+    case defaultOnOptional(String)
+    case shapeNeedsGeneratedDecoding(String)
+    case aliasNotLiteral
+    case aliasTaken(String, String)
+    case defaultBreaksRule(String, String, String)
+    case unionKeysNotLiteral
+    case unionCaseShape(String)
+    case tagOnSeveralCases
+    case unknownTagShape
+    case tagNotLiteral
+    case duplicateTag(String, String, String)
+    case tagOutsideUnion
 
     var message: String {
         switch self {
@@ -53,6 +68,28 @@ enum VettedDiagnostic: DiagnosticMessage {
             "the pattern \"\(source)\" does not compile (\(why)): every value would fail, read as bad data"
         case .relationToUncoded(let name):
             "a relation to '\(name)', which is not a coded stored property: its value is never decoded, so the relation could never run"
+        case .shapeNotDecoded(let name):
+            "@Default and @Alias apply to a coded stored property; '\(name)' is never decoded, so they would never be used"
+        case .severalDefaults(let name): "'\(name)' has more than one @Default"
+        case .defaultArguments: "@Default takes one value: @Default(10)"
+        case .defaultOnOptional(let name):
+            "'\(name)' is optional, so an absent key already gives nil: declare it non-optional to give it a default, or drop @Default"
+        case .shapeNeedsGeneratedDecoding(let reason):
+            "@Default and @Alias need the decoding @Vetted generates, which this type does not get (\(reason)): they would be ignored"
+        case .aliasNotLiteral: "@Alias takes one or more string literals: @Alias(\"productId\", \"product_id\")"
+        case .aliasTaken(let alias, let other): "the key \"\(alias)\" already names '\(other)': each spelling may name one property"
+        case .defaultBreaksRule(let name, let value, let rule):
+            "the default \(value) of '\(name)' breaks its own rule \(rule): every document without the key would fail"
+        case .unionKeysNotLiteral:
+            "a tagged union names its keys with string literals: @Vetted(tag: \"type\") or @Vetted(tag: \"type\", content: \"data\"), two different keys"
+        case .unionCaseShape(let name):
+            "each case of a tagged union carries one @Vetted struct, its payload: '\(name)' does not (case \(name)(Payload))"
+        case .tagOnSeveralCases: "@Tag and @UnknownTag apply to one case: declare it on its own line"
+        case .unknownTagShape: "one case at most is @UnknownTag, with no @Tag, carrying the unknown tag: @UnknownTag case other(String)"
+        case .tagNotLiteral: "@Tag takes one string literal: @Tag(\"listing.sold\")"
+        case .duplicateTag(let tag, let first, let second):
+            "the tag \"\(tag)\" selects both '\(first)' and '\(second)': each tag may select one case"
+        case .tagOutsideUnion: "@Tag and @UnknownTag are read only by @Vetted(tag:) on the enclosing enum"
         }
     }
 
@@ -77,6 +114,21 @@ enum VettedDiagnostic: DiagnosticMessage {
         case .invertedRange: id = "invertedRange"
         case .invalidPattern: id = "invalidPattern"
         case .relationToUncoded: id = "relationToUncoded"
+        case .shapeNotDecoded: id = "shapeNotDecoded"
+        case .severalDefaults: id = "severalDefaults"
+        case .defaultArguments: id = "defaultArguments"
+        case .defaultOnOptional: id = "defaultOnOptional"
+        case .shapeNeedsGeneratedDecoding: id = "shapeNeedsGeneratedDecoding"
+        case .aliasNotLiteral: id = "aliasNotLiteral"
+        case .aliasTaken: id = "aliasTaken"
+        case .defaultBreaksRule: id = "defaultBreaksRule"
+        case .unionKeysNotLiteral: id = "unionKeysNotLiteral"
+        case .unionCaseShape: id = "unionCaseShape"
+        case .tagOnSeveralCases: id = "tagOnSeveralCases"
+        case .unknownTagShape: id = "unknownTagShape"
+        case .tagNotLiteral: id = "tagNotLiteral"
+        case .duplicateTag: id = "duplicateTag"
+        case .tagOutsideUnion: id = "tagOutsideUnion"
         }
         return MessageID(domain: "VettedMacros", id: id)
     }

@@ -24,6 +24,9 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
     ) throws -> [DeclSyntax] {
         if let enumeration = declaration.as(EnumDeclSyntax.self) {
             // Diagnosed here, once; the extension role stays silent.
+            if TaggedUnion.keys(of: node) != nil {
+                return TaggedUnion(enumeration, attribute: node, in: context)?.members() ?? []
+            }
             _ = RawValueEnum(enumeration, attribute: node, in: context)
             return []
         }
@@ -71,6 +74,15 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             for (index, property) in model.coded.enumerated() {
                 aliases.append("typealias __VettedField\(raw: index) = \(raw: property.valueType)")
                 if property.isArray { aliases.append("typealias __VettedElement\(raw: index) = \(raw: property.elementType)") }
+                // A default, typed as its field: one of another type does not compile.
+                if let value = property.defaultExpression {
+                    aliases.append(
+                        """
+                        @_documentation(visibility: private) \(raw: access)static var __vettedDefault\(raw: index): __VettedField\(raw: index) {
+                            \(raw: value)
+                        }
+                        """)
+                }
             }
         }
         return [validation, walk] + aliases
@@ -80,6 +92,9 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
+        if let enumeration = declaration.as(EnumDeclSyntax.self), TaggedUnion.keys(of: node) != nil {
+            return TaggedUnion(enumeration, attribute: node, in: DiscardingContext(context))?.extensions(for: type) ?? []
+        }
         if let enumeration = declaration.as(EnumDeclSyntax.self) {
             guard let raw = RawValueEnum(enumeration, attribute: node, in: DiscardingContext(context)) else { return [] }
             let access = raw.access.map { $0 + " " } ?? ""
@@ -139,11 +154,15 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             !model.coded[index].isOptional && model.coded[index].isArray ? "__VettedElement\(index).self" : "__VettedField\(index).self"
         }
         let arrays = model.coded.map { !$0.isOptional && $0.isArray ? "true" : "false" }
+        let spellings =
+            model.coded.contains { !$0.aliases.isEmpty }
+            ? "aliases: [\(model.coded.map { "[" + $0.aliases.map(Self.literal).joined(separator: ", ") + "]" }.joined(separator: ", "))], "
+            : ""
         // One body for every source: the JSON bytes, the JSON tape, a property list's values.
         let decoding: DeclSyntax = """
             extension \(type.trimmed): VettedDecoding._VettedDecodable {
                 \(raw: access)static let __vettedFields = VettedDecoding._VettedFieldTable(
-                    [\(raw: names)], types: [\(raw: types.joined(separator: ", "))], isArray: [\(raw: arrays.joined(separator: ", "))])
+                    [\(raw: names)], \(raw: spellings)types: [\(raw: types.joined(separator: ", "))], isArray: [\(raw: arrays.joined(separator: ", "))])
                 \(raw: access)init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
             \(raw: decodingBody(model).joined(separator: "\n"))
                 }
@@ -153,7 +172,19 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         guard let decodingExtension = decoding.as(ExtensionDeclSyntax.self),
             protocols.isEmpty || protocols.contains(where: { $0.trimmedDescription.hasSuffix("_VettedDecodable") })
         else { return [ext] }
-        return [ext, decodingExtension]
+        guard model.needsInitFromDecoder else { return [ext, decodingExtension] }
+        // Defaults and aliases hold for every decoder (Foundation's too): init(from:) is written
+        // to match, in an extension so that the memberwise initializer stays.
+        let initFromDecoder: DeclSyntax = """
+            extension \(type.trimmed) {
+                \(raw: access)init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: VettedDecoding._VettedKey.self)
+            \(raw: initFromDecoderBody(model).joined(separator: "\n"))
+                }
+            }
+            """
+        guard let initExtension = initFromDecoder.as(ExtensionDeclSyntax.self) else { return [ext, decodingExtension] }
+        return [ext, decodingExtension, initExtension]
     }
 
     /// `__vettedReadArray`: an array read as the bytes come, in the element type's own
@@ -187,12 +218,20 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 property.isOptional
                 ? "readIfPresent(__VettedField\(index).self"
                 : property.isArray ? "readArray(__VettedElement\(index).self" : "read(__VettedField\(index).self"
-            lines.append("            case \(index): __vetted\(index) = try source.\(call), \(index))")
+            if property.defaultExpression != nil {
+                lines.append("            case \(index): if try !source.isAbsent(\(index)) { __vetted\(index) = try source.\(call), \(index)) }")
+            } else {
+                lines.append("            case \(index): __vetted\(index) = try source.\(call), \(index))")
+            }
         }
         lines.append("            default: try source.skipValue()")
         lines.append("            }")
         lines.append("        }")
         for index in model.coded.indices where !model.coded[index].isOptional {
+            if model.coded[index].defaultExpression != nil {
+                // Absent: the default (a present key of the wrong type or null threw above).
+                lines.append("        if __vetted\(index) == nil { __vetted\(index) = Self.__vettedDefault\(index) }")
+            }
             lines.append("        guard let __vetted\(index) else { throw source.missing(\(index)) }")
         }
         var related: [Int] = []
@@ -216,6 +255,32 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         }
         for (index, property) in model.coded.enumerated() {
             lines.append("        self.\(property.name) = __vetted\(index)")
+        }
+        return lines
+    }
+
+    /// The body of a generated `init(from:)`: synthesized decoding's calls, with each
+    /// field's spellings looked up (two of them: `duplicateKey`) and its default when absent.
+    static func initFromDecoderBody(_ model: Model) -> [String] {
+        var lines: [String] = []
+        for (index, property) in model.coded.enumerated() {
+            let type = "__VettedField\(index).self"
+            guard property.defaultExpression != nil || !property.aliases.isEmpty else {
+                let call = property.isOptional ? "decodeIfPresent" : "decode"
+                lines.append("        self.\(property.name) = try container.\(call)(\(type), forKey: VettedDecoding._VettedKey(\(property.keyExpression)))")
+                continue
+            }
+            let spellings = ([property.keyExpression] + property.aliases.map(Self.literal)).joined(separator: ", ")
+            let call = property.isOptional ? "decodeIfPresent" : "decode"
+            let absent =
+                property.defaultExpression != nil
+                ? "Self.__vettedDefault\(index)"
+                : property.isOptional ? "nil" : "try VettedDecoding._VettedKey.missing(\(property.keyExpression), in: container)"
+            lines.append("        if let key = try VettedDecoding._VettedKey.present([\(spellings)], in: container) {")
+            lines.append("            self.\(property.name) = try container.\(call)(\(type), forKey: key)")
+            lines.append("        } else {")
+            lines.append("            self.\(property.name) = \(absent)")
+            lines.append("        }")
         }
         return lines
     }

@@ -98,6 +98,10 @@ extension VettedError {
         /// A value of another type than the one asked for (`DecodingError.typeMismatch`;
         /// in an archive, an object where a primitive was asked, an integer where a double is stored).
         public static let typeMismatch = Code("typeMismatch")
+        /// A tagged union's object without its tag key.
+        public static let missingTag = Code("missingTag")
+        /// A tagged union's tag that names none of its cases (the message lists the known ones).
+        public static let unknownTag = Code("unknownTag")
         /// `null`, or no value, where the model needs one (`DecodingError.valueNotFound`).
         public static let valueNotFound = Code("valueNotFound")
         /// A key the model needs is missing (`DecodingError.keyNotFound`); the path names the key.

@@ -19,21 +19,46 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
     /// Each field's entry in the rules (-1: none).
     let entries: [Int]
     var offered = 0
+    /// With aliases: the key each field came by, for paths; empty otherwise.
+    var spelled: [CodingKeys?] = []
 
     var fieldCount: Int { table.names.count }
 
     private func key(_ field: Int) -> CodingKeys {
-        table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
+        if spelled.indices.contains(field), let key = spelled[field] { return key }
+        return table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
     }
 
     /// The field's coding path, built only when an error needs it.
     private static func path(_ decoder: PlistValueDecoder, _ key: CodingKeys) -> [any CodingKey] { decoder.codingPath + [key] }
 
+    /// The member of `field`, or `nil` when absent. With aliases, every spelling is
+    /// looked up: two of them is `duplicateKey`, and the one found names the field in paths.
+    @inline(__always)
+    private mutating func member(_ field: Int) throws -> PlistValue? {
+        guard table.hasAliases else {
+            let name = table.names.indices.contains(field) ? table.names[field] : ""
+            return lookup.find(name)
+        }
+        var found: (spelling: Int, position: Int)?
+        for spelling in table.spellings.indices where table.field(ofSpelling: spelling) == field {
+            guard let position = lookup.position(of: table.spellings[spelling]) else { continue }
+            if let found {
+                // Named in document order: the later one is the duplicate.
+                let (first, second) = found.position < position ? (found.spelling, spelling) : (spelling, found.spelling)
+                throw table.duplicateSpelling(table.spellings[first], table.spellings[second], codingPath: decoder.codingPath)
+            }
+            found = (spelling, position)
+        }
+        guard let found, lookup.entries.indices.contains(found.position) else { return nil }
+        if spelled.indices.contains(field) { spelled[field] = CodingKeys(stringValue: table.spellings[found.spelling]) }
+        return lookup.entries[found.position].value
+    }
+
     /// The member of `field`, or `keyNotFound` as a keyed container says it.
     @inline(__always)
     private mutating func value(_ field: Int) throws -> PlistValue {
-        let name = table.names.indices.contains(field) ? table.names[field] : ""
-        guard let value = lookup.find(name) else { throw missingKey(field) }
+        guard let value = try member(field) else { throw missingKey(field) }
         return value
     }
 
@@ -46,10 +71,14 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
 
     /// The member of `field` unless it is absent or null: `decodeIfPresent` gives `nil` then, unchecked.
     @inline(__always)
-    private mutating func present(_ field: Int) -> PlistValue? {
-        let name = table.names.indices.contains(field) ? table.names[field] : ""
-        guard let value = lookup.find(name), !PlistValueDecoder.isNull(value) else { return nil }
+    private mutating func present(_ field: Int) throws -> PlistValue? {
+        guard let value = try member(field), !PlistValueDecoder.isNull(value) else { return nil }
         return value
+    }
+
+    /// Whether the field's key is absent (`@Default`: the default stands in).
+    mutating func isAbsent(_ field: Int) throws -> Bool {
+        try member(field) == nil
     }
 
     /// Runs the field's rules on its decoded value.
@@ -103,7 +132,7 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
         if let optional = T.self as? any AbsentOptional.Type {
             // An optional whose type is spelled another way (a type alias): synthesized
             // init(from:) still uses decodeIfPresent for it, and so does this.
-            guard let present = present(field) else { return try Self.absentValue(optional, as: T.self) }
+            guard let present = try present(field) else { return try Self.absentValue(optional, as: T.self) }
             value = present
         } else {
             value = try self.value(field)
@@ -116,19 +145,19 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
     }
 
     mutating func readIfPresent(_ type: String.Type, _ field: Int) throws -> String? {
-        guard let value = present(field) else { return nil }
+        guard let value = try present(field) else { return nil }
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.string(value, Self.path(decoder, key)), field)
     }
 
     mutating func readIfPresent(_ type: Int.Type, _ field: Int) throws -> Int? {
-        guard let value = present(field) else { return nil }
+        guard let value = try present(field) else { return nil }
         let (decoder, key) = (decoder, key(field))
         return try checked(try PlistValueDecoder.integer(Int.self, value, Self.path(decoder, key)), field)
     }
 
     mutating func readValueIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T? {
-        guard let value = present(field) else { return nil }
+        guard let value = try present(field) else { return nil }
         return try checked(try decoder.child(T.self, value, .key(key(field))), field)
     }
 }
@@ -153,27 +182,31 @@ struct PlistEntryLookup {
 
     /// The value of `name`, or `nil`.
     mutating func find(_ name: String) -> PlistValue? {
+        position(of: name).map { entries[$0].value }
+    }
+
+    /// Where the entry of `name` is, or `nil`.
+    mutating func position(of name: String) -> Int? {
         let entries = entries
         if let index {
             guard let position = index[name], entries.indices.contains(position) else { return nil }
-            return entries[position].value
+            return position
         }
         // The hint first (the usual case: fields asked for in the order they were written).
         if entries.indices.contains(next), entries[next].key == name {
-            let found = entries[next].value
             next += 1
-            return found
+            return next - 1
         }
         guard entries.count <= Self.indexThreshold else {
             var built: [String: Int] = [:]
             built.reserveCapacity(entries.count)
             for position in entries.indices where built[entries[position].key] == nil { built[entries[position].key] = position }
             index = built
-            return built[name].flatMap { entries.indices.contains($0) ? entries[$0].value : nil }
+            return built[name].flatMap { entries.indices.contains($0) ? $0 : nil }
         }
         for position in entries.indices where entries[position].key == name {
             next = position + 1
-            return entries[position].value
+            return position
         }
         return nil
     }
@@ -193,6 +226,7 @@ extension PlistValueDecoder {
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
             var fields = PlistFieldSource(decoder: self, table: table, lookup: PlistEntryLookup(dictionary.entries), scope: scope, entries: entries)
+            if table.hasAliases { fields.spelled = Array(repeating: nil, count: table.names.count) }
             return try SameType.cast(try G(__vetted: &fields), to: T.self)
         }
     }

@@ -46,6 +46,20 @@ extension VettedError.Code {
     public static let declarationNotChecked = VettedError.Code("declarationNotChecked")
 }
 
+/// A coding key that ``Validation/checkDeclarations(of:)``'s stand-in decoder
+/// holds only when this is `false`: a field's other spellings (`@Alias`), so
+/// that a generated `init(from:)` that asks for each finds just one. Generated code only.
+@_documentation(visibility: private)
+public protocol _VettedProbeAbsentKey: CodingKey {
+    var __vettedProbeAbsent: Bool { get }
+}
+
+/// The `userInfo` key the declaration probe's decoder holds: generated code that
+/// would refuse stand-in values (a tagged union's tag) walks its first case instead.
+package enum DeclarationProbeKey {
+    package static let key = CodingUserInfoKey(rawValue: "vetted.declarationProbe")
+}
+
 /// What one dry run of `init(from:)` saw, per `Validatable` type.
 final class DeclarationProbe {
     struct Seen {
@@ -200,7 +214,7 @@ struct ProbeDecoder: Decoder {
     let owner: ObjectIdentifier?
     let depth: Int
     var codingPath: [any CodingKey] = []
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { DeclarationProbeKey.key.map { [$0: true] } ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         probe.recordKeyType(owner, Key.self)
@@ -219,7 +233,8 @@ struct ProbeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return []
     }
 
-    func contains(_ key: Key) -> Bool { true }
+    /// Every key but a field's other spellings (a generated `init(from:)` asks for each, and two would be a duplicate).
+    func contains(_ key: Key) -> Bool { !((key as? any _VettedProbeAbsentKey)?.__vettedProbeAbsent ?? false) }
     func decodeNil(forKey key: Key) throws -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {

@@ -22,6 +22,9 @@ extension VettedError.Code {
     /// A rule's value type is neither its field's type nor its optional's wrapped type
     /// (or a relation's type is not its fields').
     public static let ruleTypeMismatch = VettedError.Code("ruleTypeMismatch")
+    /// A tagged union's tag key (or content key) is also a field of a case's payload:
+    /// the document could not say which is meant.
+    public static let unionKeyIsPayloadField = VettedError.Code("unionKeyIsPayloadField")
 
     /// Whether this code reports a rule declared wrong: a programmer's error, not bad input.
     public var isRuleDeclaration: Bool { Self.ruleDeclarations.contains(self) }
@@ -29,6 +32,7 @@ extension VettedError.Code {
     /// Every code that reports a rule declared wrong: thrown in every mode, never a value's fault.
     public static let ruleDeclarations: Set<VettedError.Code> = [
         .ruleKeyUnknown, .ruleKeyNotDecoded, .ruleTypeMismatch, .invalidPattern, .emptyHostAllowlist, .declarationNotChecked,
+        .unionKeyIsPayloadField,
     ]
 
     /// Whether a value broke one of VettedRules' own rules (range, length, pattern, URL,

@@ -24,7 +24,12 @@ extension DecodingError {
     /// value at a coding path sits, or `nil` where the format cannot say.
     /// An error that already carries one is returned as it is.
     package func located(by locate: ([any CodingKey]) -> ValueLocation?) -> DecodingError {
-        if vettedError != nil { return self }
+        if let known = vettedError {
+            // Raised by code that knows what is wrong but not where (generated decoding): placed here.
+            guard known.offset == nil, case .dataCorrupted(let c) = self, let location = locate(c.codingPath) else { return self }
+            let placed = VettedError(known.code, at: location.offset, in: location.source, path: known.path, message: known.message)
+            return .dataCorrupted(Context(codingPath: c.codingPath, debugDescription: c.debugDescription, underlyingError: placed))
+        }
         func error(_ code: VettedError.Code, _ path: [any CodingKey], at place: [any CodingKey], _ message: String) -> VettedError {
             let documentPath = DocumentPath(codingPath: path)
             if let location = locate(place) {

@@ -94,10 +94,10 @@ extension _VettedRawValueBytes {
 }
 
 extension _VettedFieldTable {
-    /// The field whose name is the key's bytes, or `nil`; `hint` is tried first
-    /// (the field after the last one found: keys usually come in order).
+    /// The spelling (see ``_VettedFieldTable/spellings``) whose bytes are the key's, or `nil`;
+    /// `hint` is tried first (the one after the last one found: keys usually come in order).
     @inline(__always)
-    func field(matching range: Range<Int>, in scanner: ByteScanner, hint: Int) -> Int? {
+    func spelling(matching range: Range<Int>, in scanner: ByteScanner, hint: Int) -> Int? {
         let bytes = bytes
         let count = bytes.count
         func spells(_ index: Int) -> Bool {

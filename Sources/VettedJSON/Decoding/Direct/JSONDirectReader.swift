@@ -203,11 +203,14 @@ struct JSONDirectReader: _VettedArraySource {
         advance()
         let range = token.start..<token.end
         let scanner = reader.scannerState
-        if let field = object.info.table.field(matching: range, in: scanner, hint: object.hint) {
+        if let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
+            // A field twice (by one spelling or two): the tape path says which.
+            let field = object.info.table.field(ofSpelling: spelling)
+            guard field >= 0, field < 64 else { throw _VettedDirectMiss() }
             let bit: UInt64 = 1 << UInt64(field)
             guard object.seen & bit == 0 else { throw _VettedDirectMiss() }
             object.seen |= bit
-            object.hint = field + 1
+            object.hint = spelling + 1
             return field
         }
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
@@ -222,6 +225,9 @@ struct JSONDirectReader: _VettedArraySource {
     mutating func skipValue() throws(_VettedDirectMiss) {
         do { try reader.skipEmbeddedValue(below: depth) } catch { throw _VettedDirectMiss() }
     }
+
+    /// Every field this source offers is a member of the object.
+    func isAbsent(_ field: Int) -> Bool { false }
 
     /// A required field that never came: the tape path says which.
     mutating func missing(_ field: Int) -> any Error { _VettedDirectMiss() }

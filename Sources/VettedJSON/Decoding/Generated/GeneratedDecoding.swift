@@ -4,16 +4,15 @@ import VettedDecoding
 import VettedRules
 
 extension _VettedFieldTable {
-    /// The field spelled by the key entry, or `nil`; `hint` is tried first
-    /// (the field after the last one found: keys usually come in order).
+    /// The spelling (see ``_VettedFieldTable/spellings``) of the key entry, or `nil`;
+    /// `hint` is tried first (the one after the last one found: keys usually come in order).
     @inline(__always)
-    func field(of key: JSONTape.Entry, in document: DecodingDocument, hint: Int) -> Int? {
+    func spelling(of key: JSONTape.Entry, in document: DecodingDocument, hint: Int) -> Int? {
         // Escaped, or not all ASCII on either side: compared as Strings (canonical equivalence).
         guard !key.has(JSONTape.needsDecoding), !key.has(JSONTape.nonASCII), !hasNonASCIIName, let scanner = document.scanner else {
-            let text = document.string(key)
-            return names.firstIndex(of: text)
+            return spelling(of: document.string(key))
         }
-        return field(matching: key.first..<Swift.max(key.first, key.payload), in: scanner, hint: hint)
+        return spelling(matching: key.first..<Swift.max(key.first, key.payload), in: scanner, hint: hint)
     }
 }
 
@@ -51,7 +50,23 @@ struct TapeFieldSource: _VettedDeclarationOrderSource {
     }
 
     private func key(_ field: Int) -> CodingKeys {
-        table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
+        if table.hasAliases { return spelledKey(field) }
+        return table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
+    }
+
+    /// With aliases, the key as the document spells it (the entry before the value).
+    @inline(never)
+    private func spelledKey(_ field: Int) -> CodingKeys {
+        guard values.indices.contains(field), values[field] > 0 else {
+            return table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
+        }
+        let document = decoder.document
+        return CodingKeys(stringValue: document.string(document.entry(values[field] - 1)))
+    }
+
+    /// Whether the field's key is absent (`@Default`: the default stands in).
+    func isAbsent(_ field: Int) -> Bool {
+        !values.indices.contains(field) || values[field] < 0
     }
 
     /// The field's coding path, built only when an error needs it (from values, not from `self`:
@@ -218,6 +233,32 @@ extension TapeDecoder {
         return try arrayElements(Element.self)
     }
 
+    /// The members of the object at `object` for a table with aliases: each field's value
+    /// (as ``decodeGenerated(_:as:rules:)`` finds them), two spellings of one a duplicate. Apart, so
+    /// that the common case's frame stays small (it recurses with the model).
+    @inline(never)
+    private func aliasedValues(_ table: _VettedFieldTable, object: Int, into values: inout [Int], keepFirst: Bool) throws {
+        let document = document
+        let entry = document.entry(object)
+        var used = [Int](repeating: -1, count: table.names.count)
+        var position = object + 1
+        var hint = 0
+        while position + 1 < entry.payload {
+            if let spelling = table.spelling(of: document.entry(position), in: document, hint: hint) {
+                let field = table.field(ofSpelling: spelling)
+                if values.indices.contains(field), used.indices.contains(field) {
+                    if used[field] >= 0, used[field] != spelling {
+                        throw table.duplicateSpelling(table.spellings[used[field]], table.spellings[spelling], codingPath: codingPath)
+                    }
+                    used[field] = spelling
+                    if !(keepFirst && values[field] >= 0) { values[field] = position + 1 }
+                }
+                hint = spelling + 1
+            }
+            position = document.next(after: position + 1)
+        }
+    }
+
     /// Decodes a generated type from the current value: what its synthesized
     /// `init(from:)` does through a keyed container, without the container.
     func decodeGenerated<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type, rules: TypeRules?) throws -> T {
@@ -230,12 +271,17 @@ extension TapeDecoder {
         let keepFirst = entry.has(JSONTape.hasDuplicateKeys) && document.duplicateKeys == .keepFirst
         var position = object + 1
         var hint = 0
-        while position + 1 < entry.payload {
-            if let field = table.field(of: document.entry(position), in: document, hint: hint) {
-                if !(keepFirst && values[field] >= 0) { values[field] = position + 1 }
-                hint = field + 1
+        if table.hasAliases {
+            try aliasedValues(table, object: object, into: &values, keepFirst: keepFirst)
+        } else {
+            // No aliases: each spelling is its field.
+            while position + 1 < entry.payload {
+                if let field = table.spelling(of: document.entry(position), in: document, hint: hint) {
+                    if !(keepFirst && values[field] >= 0) { values[field] = position + 1 }
+                    hint = field + 1
+                }
+                position = document.next(after: position + 1)
             }
-            position = document.next(after: position + 1)
         }
         let depth = path.count
         guard let rules else {

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import VettedCore
+@_spi(Testing) import VettedJSON
+import VettedMacros
+@_spi(Testing) import VettedPlist
+import VettedTestSupport
+
+/// Defaults and aliases: a page of results as an API that renamed its keys sends it.
+@Vetted struct Page: Codable, Equatable {
+    @Check(.range(1...100)) @Default(20) var limit: Int
+    @Check(.range(1...1_000)) @Alias("productId", "product_id") var id: Int
+    @Default("en") @Alias("lang") var language: String
+    var note: String?
+    @Default([]) var tags: [String]
+}
+
+/// One way to decode a document, and what it gave: a value, or each error's code and path.
+enum ShapePath: String, CaseIterable, CustomStringConvertible {
+    case bytes, tape, binaryPlist, xmlPlist
+    var description: String { rawValue }
+
+    func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+        switch self {
+        case .bytes, .tape:
+            let decoder = VettedJSONDecoder()
+            decoder.directDecoding = self == .bytes
+            return try decoder.decode(T.self, from: Data(json.utf8))
+        case .binaryPlist, .xmlPlist:
+            guard let value = GenPlistCorpus.plist(json) else { throw VettedError(code: .unexpectedCharacter, message: "not JSON") }
+            let bytes = self == .binaryPlist ? PlistWriter.binary(value) : try PlistWriter.xml(value)
+            return try VettedPropertyListDecoder().decode(T.self, from: bytes)
+        }
+    }
+
+    /// The value, or the errors as `code path` (offsets differ between formats).
+    func outcome<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> ShapeOutcome<T> {
+        do {
+            return .value(try decode(T.self, json))
+        } catch let error as DecodingError {
+            guard let vetted = error.vettedError else { return .errors(["\(error)"]) }
+            return .errors(["\(vetted.code) \(vetted.path)"])
+        } catch let error as ValidationErrors {
+            return .errors(error.errors.map { "\($0.code) \($0.path)" })
+        } catch {
+            return .errors(["\(error)"])
+        }
+    }
+}
+
+enum ShapeOutcome<T: Equatable>: Equatable {
+    case value(T)
+    case errors([String])
+}
+
+@Suite struct DefaultsAndAliasesTests {
+    /// The same outcome through every path; that outcome.
+    func everyPath<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> ShapeOutcome<T> {
+        let outcomes = ShapePath.allCases.map { $0.outcome(T.self, json) }
+        for (path, outcome) in zip(ShapePath.allCases, outcomes) where outcome != outcomes[0] {
+            Issue.record("\(json): \(path) gave \(outcome), bytes gave \(outcomes[0])")
+        }
+        return outcomes[0]
+    }
+
+    @Test func anAbsentKeyTakesTheDefaultThroughEveryPath() throws {
+        #expect(everyPath(Page.self, #"{"id": 7}"#) == .value(Page(limit: 20, id: 7, language: "en", note: nil, tags: [])))
+        #expect(
+            everyPath(Page.self, #"{"limit": 5, "id": 7, "language": "fr", "tags": ["a"]}"#)
+                == .value(Page(limit: 5, id: 7, language: "fr", note: nil, tags: ["a"])))
+        #expect(VettedJSONDecoder().decodesDirectly(Page.self, from: Data(#"{"id": 7}"#.utf8)))
+        // Foundation's decoder runs the generated init(from:): the same defaults.
+        #expect(try JSONDecoder().decode(Page.self, from: Data(#"{"id": 7}"#.utf8)) == Page(limit: 20, id: 7, language: "en", note: nil, tags: []))
+    }
+
+    @Test func aPresentKeyOfTheWrongTypeOrNullIsAnErrorNeverTheDefault() throws {
+        #expect(everyPath(Page.self, #"{"id": 7, "limit": null}"#) == .errors(["valueNotFound $.limit"]))
+        #expect(everyPath(Page.self, #"{"id": 7, "limit": "5"}"#) == .errors(["typeMismatch $.limit"]))
+        #expect(everyPath(Page.self, #"{"id": 7, "tags": null}"#) == .errors(["valueNotFound $.tags"]))
+        // And a present value is checked: the default is not a fallback for a bad one.
+        #expect(everyPath(Page.self, #"{"id": 7, "limit": 0}"#) == .errors(["outOfRange $.limit"]))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Page.self, from: Data(#"{"id": 7, "limit": null}"#.utf8)) }
+    }
+
+    @Test func everySpellingIsAcceptedAndPathsShowTheOneUsed() throws {
+        for key in ["id", "productId", "product_id"] {
+            #expect(everyPath(Page.self, #"{"\#(key)": 9, "lang": "de"}"#) == .value(Page(limit: 20, id: 9, language: "de", note: nil, tags: [])))
+        }
+        #expect(everyPath(Page.self, #"{"product_id": 5000}"#) == .errors(["outOfRange $.product_id"]))
+        #expect(everyPath(Page.self, #"{"productId": "x"}"#) == .errors(["typeMismatch $.productId"]))
+        #expect(everyPath(Page.self, #"{"limit": 5}"#) == .errors(["keyNotFound $.id"]))
+    }
+
+    @Test func twoSpellingsOfOneFieldAreADuplicateKeyNamingBoth() throws {
+        let json = #"{"id": 1, "limit": 5, "product_id": 2}"#
+        #expect(everyPath(Page.self, json) == .errors(["duplicateKey $.product_id"]))
+        let error = try #require(throws: DecodingError.self) { try VettedJSONDecoder().decode(Page.self, from: Data(json.utf8)) }
+        let vetted = try #require(error.vettedError)
+        #expect(vetted.code == .duplicateKey)
+        #expect(vetted.offset == 36)  // the value of the second spelling
+        #expect(vetted.message == #"keys "id" and "product_id" both spell one field"#)
+        // Foundation's decoder, through the generated init(from:): the same code.
+        let foundation = try #require(throws: DecodingError.self) { try JSONDecoder().decode(Page.self, from: Data(json.utf8)) }
+        #expect(foundation.vettedError?.code == .duplicateKey)
+    }
+
+    @Test func encodingWritesThePropertysOwnKey() throws {
+        let page = Page(limit: 3, id: 4, language: "it", note: nil, tags: [])
+        let text = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
+        #expect(text.contains(#""id":4"#) && text.contains(#""language":"it""#))
+        #expect(try VettedJSONDecoder().decode(Page.self, from: Data(text.utf8)) == page)
+    }
+
+    @Test func theDeclarationCheckSeesOneSpellingPerField() {
+        #expect(Validation.checkDeclarations(of: Page.self) == [])
+    }
+
+    @Test func arraysOfTheModelTakeDefaultsPerElement() {
+        #expect(
+            everyPath([Page].self, #"[{"id": 1}, {"productId": 2, "limit": 9}]"#)
+                == .value([Page(limit: 20, id: 1, language: "en", note: nil, tags: []), Page(limit: 9, id: 2, language: "en", note: nil, tags: [])]))
+        #expect(everyPath([Page].self, #"[{"id": 1}, {"productId": 2, "id": 3}]"#) == .errors(["duplicateKey $[1].id"]))
+    }
+}
