@@ -43,7 +43,7 @@ case "$target" in
   decode) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   plistdecode) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   archive) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedArchive VettedJSON VettedMacros); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
-  generated) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift") ;;
+  generated) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
   *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, raw)" >&2; exit 64 ;;
 esac
 flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g)

@@ -2,10 +2,13 @@
 // Each input is decoded as [GenItem], GenItem, [DirectItem] and DirectItem (a
 // type read straight from the bytes) three ways under one of the
 // differential's decoder configurations (chosen by the input's length); any
-// difference in value or error aborts. Build and run with
-// scripts/fuzz.sh generated SECONDS (which compiles the shared
-// Tests/VettedMacrosTests/GeneratedCorpus.swift into this target and loads the
-// macro plugin).
+// difference in value or error aborts. The shapes (a tagged union of each
+// kind, a struct with defaults and aliases) are decoded straight from the
+// bytes, from the tape and, when the input is JSON without a repeated key,
+// from it as a binary property list: the same value or the same errors (code
+// and path). Build and run with scripts/fuzz.sh generated SECONDS (which
+// compiles the shared Tests/VettedMacrosTests/GeneratedCorpus.swift and
+// ShapesCorpus.swift into this target and loads the macro plugin).
 
 import Foundation
 import VettedCore
@@ -37,6 +40,16 @@ private func compare<T: Decodable & Equatable>(_ type: T.Type, _ bytes: [UInt8],
     }
 }
 
+/// A shape through each path: the same outcome.
+private func compareShapes<T: Decodable & Equatable>(_ type: T.Type, _ text: String, plist: Bool) {
+    let paths: [ShapePath] = plist && ShapePath.comparable(for: text).count > 2 ? [.bytes, .tape, .binaryPlist] : [.bytes, .tape]
+    let outcomes = paths.map { $0.outcome(T.self, text) }
+    requireNoInternalError("\(outcomes)")
+    if outcomes.contains(where: { $0 != outcomes[0] }) {
+        fatalError("\(T.self) differs between paths:\n" + zip(paths, outcomes).map { "  \($0): \($1)" }.joined(separator: "\n"))
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
@@ -45,6 +58,12 @@ public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     compare(GenItem.self, bytes, options)
     compare([DirectItem].self, bytes, options)
     compare(DirectItem.self, bytes, options)
+    // The shapes: a property list can say the same only of JSON without a repeated key.
+    let text = String(decoding: bytes, as: UTF8.self)
+    let plist = (try? JSONParser(limits: Limits(maxInputBytes: 1 << 20, maxDepth: 64)).parse(bytes)) != nil && text.utf8.elementsEqual(bytes)
+    compareShapes([TestEvent].self, text, plist: plist)
+    compareShapes(WrappedEvent.self, text, plist: plist)
+    compareShapes([Page].self, text, plist: plist)
     return 0
 }
 

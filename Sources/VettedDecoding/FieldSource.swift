@@ -48,6 +48,12 @@ public protocol _VettedArraySource: _VettedFieldSource {
     mutating func intCase<E: _VettedIntEnum>(_ type: E.Type) throws -> E
     /// Runs `field`'s rules on its value (the caller passes the value's type, known where it is).
     mutating func checkField<Value>(_ value: Value, _ field: Int) throws
+    /// Opens a tagged union's object and reads its tag: the case's position in the
+    /// table's tags. Internally tagged, the payload's body then reads the rest of the
+    /// same object; adjacently tagged, the value of the content member.
+    mutating func beginUnion(_ table: _VettedUnionTable) throws -> Int
+    /// Closes a tagged union's object after its payload.
+    mutating func endUnion(_ table: _VettedUnionTable) throws
 }
 
 /// Where a generated body reads one object's fields from.

@@ -9,9 +9,13 @@ import VettedRules
 /// A tagged union marked `@Vetted(tag:)`: an enum whose cases each carry one
 /// `@Vetted` struct, told apart by a tag member. Generated code only.
 @_documentation(visibility: private)
-public protocol _VettedUnion: Decodable {
+public protocol _VettedUnion: _VettedArrayElement {
     /// The tag key, the content key, each case's tag and payload type.
     static var __vettedUnion: _VettedUnionTable { get }
+    /// One value read as the bytes come: ``_VettedArraySource/beginUnion(_:)`` reads the
+    /// tag and gives the case, whose payload the generated body then reads. Anything in
+    /// doubt is a miss, and the decoder decodes the input again with `init(from:)`.
+    init<Source: _VettedArraySource>(__vettedUnion source: inout Source) throws
 }
 
 /// What a tagged union's generated `init(from:)` and `encode(to:)` share: its
@@ -31,6 +35,11 @@ public final class _VettedUnionTable: Sendable {
     package let payloads: [Any.Type]
     /// Whether an unknown tag decodes as the `@UnknownTag` case instead of failing.
     package let hasFallback: Bool
+    /// The keys' UTF-8 bytes.
+    package let tagKeyBytes: [UInt8]
+    package let contentKeyBytes: [UInt8]?
+    /// Whether the declaration can work (no key is also a payload's field).
+    package var isSound: Bool { conflict == nil }
     private let index: [String: Int]
     /// Why the declaration cannot work (a key that is also a payload's field), or `nil`.
     private let conflict: String?
@@ -42,6 +51,8 @@ public final class _VettedUnionTable: Sendable {
         self.payloads = payloads
         hasFallback = fallback
         tagBytes = tags.map { Array($0.utf8) }
+        tagKeyBytes = Array(tag.utf8)
+        contentKeyBytes = content.map { Array($0.utf8) }
         var index: [String: Int] = [:]
         for (position, name) in tags.enumerated() where index[name] == nil { index[name] = position }
         self.index = index

@@ -66,7 +66,7 @@ public macro Check(_ rules: CheckRule...) = #externalMacro(module: "VettedMacros
 @attached(member, names: named(validation), named(__vettedVisitFields), arbitrary)
 @attached(
     extension, conformances: VettedModel, _VettedUnion,
-    names: named(__vettedUnion), named(init(from:)), named(encode(to:)), named(__vettedReadArray))
+    names: named(__vettedUnion), named(init(from:)), named(encode(to:)), named(init(__vettedUnion:)), named(__vettedReadArray))
 public macro Vetted(tag: String, content: String? = nil) = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// The tag that selects a case of a tagged union (``Vetted(tag:content:)``), when it is not the case's name.

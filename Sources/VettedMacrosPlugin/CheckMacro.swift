@@ -26,7 +26,12 @@ public struct ShapeMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        try CheckMacro.expansion(of: node, providingPeersOf: declaration, in: context)
+        let enclosing = context.lexicalContext.first { $0.asProtocol((any DeclGroupSyntax).self) != nil }
+        let attributes = enclosing?.asProtocol((any DeclGroupSyntax).self)?.attributes
+        if !declaration.is(VariableDeclSyntax.self) || !(attributes.map(Model.hasVettedAttribute) ?? false) {
+            context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.shapeOutsideVetted))
+        }
+        return []
     }
 }
 

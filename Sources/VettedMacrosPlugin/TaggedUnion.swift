@@ -182,6 +182,11 @@ struct TaggedUnion {
                     }
                 """
         }
+        var readCases = cases.enumerated().map { index, item in
+            "        case \(index): self = .\(item.name)(try __VettedPayload\(index)(__vetted: &source))"
+        }
+        // An unknown tag (the fallback's) is left to init(from:).
+        readCases.append("        default: throw VettedDecoding._VettedDirectMiss()")
         let conformance: DeclSyntax = "extension \(type.trimmed): VettedMacros.VettedModel {}"
         let union: DeclSyntax = """
             extension \(type.trimmed): VettedDecoding._VettedUnion {
@@ -193,7 +198,14 @@ struct TaggedUnion {
                     switch try Self.__vettedUnion.caseIndex(in: container, of: decoder) {
             \(raw: decodeCases.joined(separator: "\n"))
                     }
-                }\(raw: encoding)
+                }
+                \(raw: access)init<Source: VettedDecoding._VettedArraySource>(__vettedUnion source: inout Source) throws {
+                    switch try source.beginUnion(Self.__vettedUnion) {
+            \(raw: readCases.joined(separator: "\n"))
+                    }
+                    try source.endUnion(Self.__vettedUnion)
+                }
+            \(raw: VettedMacro.arrayReader(access: access, element: "            result.append(try Self(__vettedUnion: &source))"))\(raw: encoding)
             }
             """
         return [conformance, union].compactMap { $0.as(ExtensionDeclSyntax.self) }

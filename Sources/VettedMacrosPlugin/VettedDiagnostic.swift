@@ -41,6 +41,7 @@ enum VettedDiagnostic: DiagnosticMessage {
     case tagNotLiteral
     case duplicateTag(String, String, String)
     case tagOutsideUnion
+    case shapeOutsideVetted
 
     var message: String {
         switch self {
@@ -90,6 +91,7 @@ enum VettedDiagnostic: DiagnosticMessage {
         case .duplicateTag(let tag, let first, let second):
             "the tag \"\(tag)\" selects both '\(first)' and '\(second)': each tag may select one case"
         case .tagOutsideUnion: "@Tag and @UnknownTag are read only by @Vetted(tag:) on the enclosing enum"
+        case .shapeOutsideVetted: "@Default and @Alias are read only by @Vetted on the enclosing struct: mark it @Vetted, or they are never used"
         }
     }
 
@@ -129,6 +131,7 @@ enum VettedDiagnostic: DiagnosticMessage {
         case .tagNotLiteral: id = "tagNotLiteral"
         case .duplicateTag: id = "duplicateTag"
         case .tagOutsideUnion: id = "tagOutsideUnion"
+        case .shapeOutsideVetted: id = "shapeOutsideVetted"
         }
         return MessageID(domain: "VettedMacros", id: id)
     }

@@ -78,7 +78,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 if let value = property.defaultExpression {
                     aliases.append(
                         """
-                        @_documentation(visibility: private) \(raw: access)static var __vettedDefault\(raw: index): __VettedField\(raw: index) {
+                        @_documentation(visibility: private) \(raw: access)static var __vettedDefault\(raw: index): \(raw: property.valueType) {
                             \(raw: value)
                         }
                         """)

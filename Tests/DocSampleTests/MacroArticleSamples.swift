@@ -35,6 +35,67 @@ enum MacroArticle {
     // end sample
 }
 
+/// The article's union, in a namespace of its own.
+enum UnionArticle {
+    // sample: DeclaringRulesWithVetted.md#3
+    @Vetted struct ListingCreated: Codable {
+        @Check(.range(1...Int(Int32.max))) var id: Int
+        @Check(.length(1...200)) var name: String
+    }
+
+    @Vetted struct ListingSold: Codable {
+        @Check(.range(1...Int(Int32.max))) var id: Int
+        @Check(.pattern("[0-9]+(\\.[0-9]{1,2})?")) var price: String
+    }
+
+    @Vetted(tag: "type") enum Event: Codable {
+        case created(ListingCreated)
+        @Tag("listing.sold") case sold(ListingSold)
+        @UnknownTag case other(String)
+    }
+
+    // end sample
+
+    // sample: DeclaringRulesWithVetted.md#4
+    @Vetted struct SearchPage: Codable {
+        @Check(.range(1...100)) @Default(20) var limit: Int
+        @Alias("productId", "product_id") var id: Int
+    }
+    // end sample
+}
+
+@Suite struct MacroArticleShapeSampleTests {
+    typealias Event = UnionArticle.Event
+
+    @Test func events() throws {
+        let data = Data(
+            #"[{"type": "created", "id": 1, "name": "Lamp"}, {"type": "listing.sold", "id": 1, "price": "5.00"}, {"type": "listing.moved", "id": 1}]"#
+                .utf8)
+        // sample: DeclaringRulesWithVetted.md#3
+        let events = try VettedJSONDecoder().decode([Event].self, from: data)
+        // end sample
+        #expect(events.count == 3)
+        guard case .sold(let sold) = events[1], case .other(let tag) = events[2] else {
+            Issue.record("\(events)")
+            return
+        }
+        #expect(sold.price == "5.00" && tag == "listing.moved")
+        let broken = #expect(throws: ValidationErrors.self) {
+            try VettedJSONDecoder().decode([Event].self, from: Data(#"[{"type": "listing.sold", "id": 1, "price": "5.000"}]"#.utf8))
+        }
+        #expect(broken?.errors.map { "\($0.path) \($0.code)" } == ["$[0].price patternMismatch"])
+    }
+
+    @Test func defaultsAndAliases() throws {
+        let page = try VettedJSONDecoder().decode(UnionArticle.SearchPage.self, from: Data(#"{"product_id": 7}"#.utf8))
+        #expect(page.limit == 20 && page.id == 7)
+        let broken = #expect(throws: ValidationErrors.self) {
+            try VettedJSONDecoder().decode(UnionArticle.SearchPage.self, from: Data(#"{"limit": 0, "productId": 7}"#.utf8))
+        }
+        #expect(broken?.errors.map { "\($0.path) \($0.code)" } == ["$.limit outOfRange"])
+    }
+}
+
 @Suite struct MacroArticleSampleTests {
     typealias Listing = MacroArticle.Listing
 

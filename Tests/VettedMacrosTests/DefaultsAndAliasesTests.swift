@@ -6,53 +6,6 @@ import VettedMacros
 @_spi(Testing) import VettedPlist
 import VettedTestSupport
 
-/// Defaults and aliases: a page of results as an API that renamed its keys sends it.
-@Vetted struct Page: Codable, Equatable {
-    @Check(.range(1...100)) @Default(20) var limit: Int
-    @Check(.range(1...1_000)) @Alias("productId", "product_id") var id: Int
-    @Default("en") @Alias("lang") var language: String
-    var note: String?
-    @Default([]) var tags: [String]
-}
-
-/// One way to decode a document, and what it gave: a value, or each error's code and path.
-enum ShapePath: String, CaseIterable, CustomStringConvertible {
-    case bytes, tape, binaryPlist, xmlPlist
-    var description: String { rawValue }
-
-    func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-        switch self {
-        case .bytes, .tape:
-            let decoder = VettedJSONDecoder()
-            decoder.directDecoding = self == .bytes
-            return try decoder.decode(T.self, from: Data(json.utf8))
-        case .binaryPlist, .xmlPlist:
-            guard let value = GenPlistCorpus.plist(json) else { throw VettedError(code: .unexpectedCharacter, message: "not JSON") }
-            let bytes = self == .binaryPlist ? PlistWriter.binary(value) : try PlistWriter.xml(value)
-            return try VettedPropertyListDecoder().decode(T.self, from: bytes)
-        }
-    }
-
-    /// The value, or the errors as `code path` (offsets differ between formats).
-    func outcome<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> ShapeOutcome<T> {
-        do {
-            return .value(try decode(T.self, json))
-        } catch let error as DecodingError {
-            guard let vetted = error.vettedError else { return .errors(["\(error)"]) }
-            return .errors(["\(vetted.code) \(vetted.path)"])
-        } catch let error as ValidationErrors {
-            return .errors(error.errors.map { "\($0.code) \($0.path)" })
-        } catch {
-            return .errors(["\(error)"])
-        }
-    }
-}
-
-enum ShapeOutcome<T: Equatable>: Equatable {
-    case value(T)
-    case errors([String])
-}
-
 @Suite struct DefaultsAndAliasesTests {
     /// The same outcome through every path; that outcome.
     func everyPath<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> ShapeOutcome<T> {

@@ -6,27 +6,6 @@ import VettedMacros
 @_spi(Testing) import VettedPlist
 import VettedTestSupport
 
-@Vetted struct ListingCreated: Codable, Equatable {
-    @Check(.range(1...1_000_000)) var id: Int
-    @Check(.length(1...200)) var name: String
-}
-
-@Vetted struct ListingSold: Codable, Equatable {
-    @Check(.range(1...1_000_000)) var id: Int
-    @Check(.range(0...1_000_000)) var price: Int
-}
-
-@Vetted(tag: "type") enum ListingEvent: Codable, Equatable {
-    case created(ListingCreated)
-    @Tag("listing.sold") case sold(ListingSold)
-}
-
-@Vetted(tag: "type", content: "data") enum WrappedEvent: Codable, Equatable {
-    case created(ListingCreated)
-    @Tag("listing.sold") case sold(ListingSold)
-    @UnknownTag case other(String)
-}
-
 @Suite struct TaggedUnionTests {
     func everyPath<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> ShapeOutcome<T> {
         let outcomes = ShapePath.allCases.map { $0.outcome(T.self, json) }
@@ -37,27 +16,27 @@ import VettedTestSupport
     }
 
     @Test func anInternallyTaggedUnionDecodesEachCaseWhereverItsTagSits() {
-        #expect(everyPath(ListingEvent.self, #"{"type": "created", "id": 1, "name": "Lamp"}"#) == .value(.created(ListingCreated(id: 1, name: "Lamp"))))
-        #expect(everyPath(ListingEvent.self, #"{"id": 2, "price": 30, "type": "listing.sold"}"#) == .value(.sold(ListingSold(id: 2, price: 30))))
+        #expect(everyPath(TestEvent.self, #"{"type": "created", "id": 1, "name": "Lamp"}"#) == .value(.created(TestCreated(id: 1, name: "Lamp"))))
+        #expect(everyPath(TestEvent.self, #"{"id": 2, "price": 30, "type": "listing.sold"}"#) == .value(.sold(TestSold(id: 2, price: 30))))
         #expect(
-            everyPath([ListingEvent].self, #"[{"type": "created", "id": 1, "name": "Lamp"}, {"type": "listing.sold", "id": 1, "price": 5}]"#)
-                == .value([.created(ListingCreated(id: 1, name: "Lamp")), .sold(ListingSold(id: 1, price: 5))]))
+            everyPath([TestEvent].self, #"[{"type": "created", "id": 1, "name": "Lamp"}, {"type": "listing.sold", "id": 1, "price": 5}]"#)
+                == .value([.created(TestCreated(id: 1, name: "Lamp")), .sold(TestSold(id: 1, price: 5))]))
     }
 
     @Test func thePayloadsRulesRunAtTheirPaths() {
         #expect(
-            everyPath([ListingEvent].self, #"[{"type": "created", "id": 1, "name": "Lamp"}, {"type": "listing.sold", "id": 0, "price": -5}]"#)
+            everyPath([TestEvent].self, #"[{"type": "created", "id": 1, "name": "Lamp"}, {"type": "listing.sold", "id": 0, "price": -5}]"#)
                 == .errors(["outOfRange $[1].id", "outOfRange $[1].price"]))
-        #expect(everyPath(ListingEvent.self, #"{"type": "created", "id": 1}"#) == .errors(["keyNotFound $.name"]))
+        #expect(everyPath(TestEvent.self, #"{"type": "created", "id": 1}"#) == .errors(["keyNotFound $.name"]))
     }
 
     @Test func anUnknownOrMissingTagIsATypedLocatedError() throws {
-        #expect(everyPath([ListingEvent].self, #"[{"type": "deleted", "id": 1}]"#) == .errors(["unknownTag $[0].type"]))
-        #expect(everyPath([ListingEvent].self, #"[{"id": 1}]"#) == .errors(["missingTag $[0]"]))
-        #expect(everyPath(ListingEvent.self, #"{"type": 5, "id": 1}"#) == .errors(["typeMismatch $.type"]))
-        #expect(everyPath(ListingEvent.self, #"{"type": null, "id": 1}"#) == .errors(["valueNotFound $.type"]))
+        #expect(everyPath([TestEvent].self, #"[{"type": "deleted", "id": 1}]"#) == .errors(["unknownTag $[0].type"]))
+        #expect(everyPath([TestEvent].self, #"[{"id": 1}]"#) == .errors(["missingTag $[0]"]))
+        #expect(everyPath(TestEvent.self, #"{"type": 5, "id": 1}"#) == .errors(["typeMismatch $.type"]))
+        #expect(everyPath(TestEvent.self, #"{"type": null, "id": 1}"#) == .errors(["valueNotFound $.type"]))
         let json = #"[{"type": "deleted", "id": 1}]"#
-        let error = try #require(throws: DecodingError.self) { try VettedJSONDecoder().decode([ListingEvent].self, from: Data(json.utf8)) }
+        let error = try #require(throws: DecodingError.self) { try VettedJSONDecoder().decode([TestEvent].self, from: Data(json.utf8)) }
         let vetted = try #require(error.vettedError)
         #expect(vetted.offset == 10)
         #expect(vetted.message == #"unknown tag "deleted"; known tags: "created", "listing.sold""#)
@@ -65,8 +44,8 @@ import VettedTestSupport
 
     @Test func anAdjacentlyTaggedUnionReadsThePayloadUnderItsContentKey() {
         #expect(
-            everyPath(WrappedEvent.self, #"{"type": "listing.sold", "data": {"id": 3, "price": 4}}"#) == .value(.sold(ListingSold(id: 3, price: 4))))
-        #expect(everyPath(WrappedEvent.self, #"{"data": {"id": 3, "name": "x"}, "type": "created"}"#) == .value(.created(ListingCreated(id: 3, name: "x"))))
+            everyPath(WrappedEvent.self, #"{"type": "listing.sold", "data": {"id": 3, "price": 4}}"#) == .value(.sold(TestSold(id: 3, price: 4))))
+        #expect(everyPath(WrappedEvent.self, #"{"data": {"id": 3, "name": "x"}, "type": "created"}"#) == .value(.created(TestCreated(id: 3, name: "x"))))
         #expect(everyPath(WrappedEvent.self, #"{"type": "listing.sold", "data": {"id": 3, "price": -4}}"#) == .errors(["outOfRange $.data.price"]))
         // The fallback case takes a tag no other case has.
         #expect(everyPath(WrappedEvent.self, #"{"type": "listing.deleted", "data": {}}"#) == .value(.other("listing.deleted")))
@@ -74,33 +53,33 @@ import VettedTestSupport
     }
 
     @Test func encodingWritesTheSameShapes() throws {
-        let events: [ListingEvent] = [.created(ListingCreated(id: 1, name: "Lamp")), .sold(ListingSold(id: 1, price: 5))]
+        let events: [TestEvent] = [.created(TestCreated(id: 1, name: "Lamp")), .sold(TestSold(id: 1, price: 5))]
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text = String(decoding: try encoder.encode(events), as: UTF8.self)
         #expect(text == #"[{"id":1,"name":"Lamp","type":"created"},{"id":1,"price":5,"type":"listing.sold"}]"#)
-        #expect(try VettedJSONDecoder().decode([ListingEvent].self, from: Data(text.utf8)) == events)
-        let wrapped: [WrappedEvent] = [.sold(ListingSold(id: 2, price: 3)), .other("x")]
+        #expect(try VettedJSONDecoder().decode([TestEvent].self, from: Data(text.utf8)) == events)
+        let wrapped: [WrappedEvent] = [.sold(TestSold(id: 2, price: 3)), .other("x")]
         let wrappedText = String(decoding: try encoder.encode(wrapped), as: UTF8.self)
         #expect(wrappedText == #"[{"data":{"id":2,"price":3},"type":"listing.sold"},{"type":"x"}]"#)
         // Property lists too.
         let plist = try PropertyListEncoder().encode(events)
-        #expect(try VettedPropertyListDecoder().decode([ListingEvent].self, from: plist) == events)
+        #expect(try VettedPropertyListDecoder().decode([TestEvent].self, from: plist) == events)
         // Foundation's decoders run the generated init(from:).
-        #expect(try JSONDecoder().decode([ListingEvent].self, from: Data(text.utf8)) == events)
+        #expect(try JSONDecoder().decode([TestEvent].self, from: Data(text.utf8)) == events)
     }
 
     @Test func validateChecksAUnionsPayload() {
-        let events: [ListingEvent] = [.created(ListingCreated(id: 1, name: "")), .sold(ListingSold(id: 1, price: -1))]
+        let events: [TestEvent] = [.created(TestCreated(id: 1, name: "")), .sold(TestSold(id: 1, price: -1))]
         #expect(throws: ValidationErrors.self) { try events.first?.validate() }
         do {
-            try WrappedEvent.sold(ListingSold(id: 0, price: 1)).validate()
+            try WrappedEvent.sold(TestSold(id: 0, price: 1)).validate()
             Issue.record("no violation")
         } catch {
             #expect(error.errors.map { "\($0.code) \($0.path)" } == ["outOfRange $.data.id"])
         }
         do {
-            try ListingEvent.sold(ListingSold(id: 1, price: -1)).validate()
+            try TestEvent.sold(TestSold(id: 1, price: -1)).validate()
             Issue.record("no violation")
         } catch {
             #expect(error.errors.map { "\($0.code) \($0.path)" } == ["outOfRange $.price"])
@@ -108,6 +87,77 @@ import VettedTestSupport
     }
 
     @Test func theDeclarationCheckWalksTheFirstCase() {
-        #expect(Validation.checkDeclarations(of: ListingEvent.self) == [])
+        #expect(Validation.checkDeclarations(of: TestEvent.self) == [])
+    }
+}
+
+@Suite struct TaggedUnionDirectTests {
+    @Test func wellFormedEventsDecodeStraightFromTheBytes() throws {
+        let decoder = VettedJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let json = #"""
+            [{"type":"listing.created","id":1,"name":"Lamp","price":"5.00","tags":["music"],"at":"2020-01-01T00:00:00Z"},
+             {"type":"listing.sold","id":1,"buyer":2,"price":"5.00","at":"2020-01-02T00:00:00Z"},
+             {"type":"message.sent","id":1,"from":3,"text":"Still there?","at":"2020-01-02T00:00:00Z"}]
+            """#
+        #expect(decoder.plansDirectDecoding([ListingEvent].self))
+        #expect(decoder.decodesDirectly([ListingEvent].self, from: Data(json.utf8)))
+        #expect(decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "created", "id": 1, "name": "x"}"#.utf8)))
+        #expect(decoder.decodesDirectly(WrappedEvent.self, from: Data(#"{"type": "created", "data": {"id": 1, "name": "x"}}"#.utf8)))
+        // Left to the tape path: a tag that is not first, a repeated tag, an unknown tag, a broken rule.
+        #expect(!decoder.decodesDirectly(TestEvent.self, from: Data(#"{"id": 1, "type": "created", "name": "x"}"#.utf8)))
+        #expect(!decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "created", "id": 1, "type": "created", "name": "x"}"#.utf8)))
+        #expect(!decoder.decodesDirectly(WrappedEvent.self, from: Data(#"{"type": "gone", "data": {}}"#.utf8)))
+        #expect(!decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "created", "id": 0, "name": "x"}"#.utf8)))
+        #expect(ShapePath.bytes.outcome(TestEvent.self, #"{"type": "created", "id": 1, "type": "created", "name": "x"}"#) == .errors(["duplicateKey $.type"]))
+    }
+}
+
+/// Every single mutation of an event, a page with defaults and aliases, and
+/// a wrapped event: the same value or the same errors through every path.
+@Suite struct ShapesDifferentialTests {
+    static let replacements = [
+        "null", "true", "0", "-1", "1.5", #""""#, #""x""#, #""listing.sold""#, #""created""#, #""listing.created""#, "[]", "{}",
+        #"["music"]"#, #"{"id": 1, "price": 2}"#, #""2020-01-01T00:00:00Z""#, #""\u0074ype""#, "99999999999",
+    ]
+
+    func check<T: Decodable & Equatable>(_ type: T.Type, base: Members) {
+        var failures = 0
+        var documents = GenCorpus.documents(base: base, replacements: Self.replacements)
+        // The members in another order: the tag last, then first again.
+        var rotated = base
+        rotated.members.append(rotated.members.removeFirst())
+        documents.append(rotated.text)
+        for document in documents where failures < 5 {
+            for json in ["[\(document)]", "[\(document), \(base.text)]"] {
+                let paths = ShapePath.comparable(for: json)
+                let outcomes = paths.map { $0.outcome([T].self, json) }
+                if outcomes.contains(where: { $0 != outcomes[0] }) {
+                    let lines = zip(paths, outcomes).map { "  \($0): \($1)" }.joined(separator: "\n")
+                    Issue.record(Comment(rawValue: "\(T.self): \(json)\n\(lines)"))
+                    failures += 1
+                }
+            }
+        }
+    }
+
+    @Test func events() {
+        check(
+            ListingEvent.self,
+            base: Members(members: [
+                ("type", #""listing.created""#), ("id", "1"), ("name", #""Lamp""#), ("price", #""5.00""#), ("tags", #"["music"]"#),
+                ("at", #""2020-01-01T00:00:00Z""#),
+            ]))
+        check(
+            ListingEvent.self,
+            base: Members(members: [("type", #""listing.sold""#), ("id", "1"), ("buyer", "2"), ("price", #""5""#), ("at", #""2020-01-01T00:00:00Z""#)]))
+    }
+
+    @Test func wrappedEvents() {
+        check(WrappedEvent.self, base: Members(members: [("type", #""listing.sold""#), ("data", #"{"id": 1, "price": 2}"#)]))
+    }
+
+    @Test func defaultsAndAliases() {
+        check(Page.self, base: Members(members: [("limit", "5"), ("productId", "7"), ("lang", #""fr""#), ("note", #""n""#), ("tags", #"["a"]"#)]))
     }
 }

@@ -22,8 +22,11 @@ struct MakeListings: ParsableCommand {
     @Option(help: "json (default), or bplist: the same listings as a binary property list (dates as plist dates).")
     var format: Format = .json
 
+    @Flag(help: "Listing events instead of listings: a tagged union of five payload types (\"type\" first, tags in turn).")
+    var events = false
+
     func run() throws {
-        let json = ListingsCorpus.generate(bytes: bytes, seed: seed)
+        let json = events ? EventsCorpus.generate(bytes: bytes, seed: seed) : ListingsCorpus.generate(bytes: bytes, seed: seed)
         switch format {
         case .json:
             FileHandle.standardOutput.write(Data(json))

@@ -121,8 +121,10 @@ open class VettedJSONDecoder: @unchecked Sendable {
     /// Whether this decoder's plan for `type` tries the bytes first (decided from the type
     /// and the options alone, before any input is read).
     @_spi(Testing) public func plansDirectDecoding<T: Decodable>(_ type: T.Type) -> Bool {
-        if case .direct = DecodePlan.of(T.self, options: options.current) { return true }
-        return false
+        switch DecodePlan.of(T.self, options: options.current) {
+        case .direct, .directUnion: return true
+        case .tape: return false
+        }
     }
 
     @_spi(Testing) public func decodesDirectly<T: Decodable>(_ type: T.Type, from data: Data) -> Bool {

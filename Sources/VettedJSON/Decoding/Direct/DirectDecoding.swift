@@ -12,6 +12,8 @@ enum DecodePlan {
     /// field the byte reader reads itself: tried straight from the bytes first
     /// (each type's information made here, once for the call), then the tape on a miss.
     case direct(any _VettedDecodable.Type, isArray: Bool, types: [(type: ObjectIdentifier, info: DirectTypeInfo)])
+    /// A `@Vetted(tag:)` union (or an array of them) whose payloads are all for the direct path.
+    case directUnion(any _VettedUnion.Type, isArray: Bool, types: [(type: ObjectIdentifier, info: DirectTypeInfo)])
     /// The tape: generated bodies for `@Vetted` structs, `init(from:)` for the rest.
     case tape
 
@@ -25,16 +27,36 @@ enum DecodePlan {
         }
         let root: any _VettedDecodable.Type
         let isArray: Bool
-        if let generated = T.self as? any _VettedDecodable.Type {
+        if let union = T.self as? any _VettedUnion.Type {
+            return unionPlan(union, isArray: false)
+        } else if let array = T.self as? any DirectTopLevelUnionArray.Type {
+            return unionPlan(array.unionType, isArray: true)
+        } else if let generated = T.self as? any _VettedDecodable.Type {
             (root, isArray) = (generated, false)
         } else if let array = T.self as? any DirectTopLevelArray.Type {
             (root, isArray) = (array.elementType, true)
         } else {
             return .tape
         }
-        guard let types = DirectTypeInfo.reachable(from: root) else { return .tape }
+        guard let types = DirectTypeInfo.reachable(from: [root]) else { return .tape }
         return .direct(root, isArray: isArray, types: types)
     }
+
+    private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool) -> DecodePlan {
+        let table = union.__vettedUnion
+        let payloads = table.payloads.compactMap { $0 as? any _VettedDecodable.Type }
+        guard table.isSound, payloads.count == table.payloads.count, let types = DirectTypeInfo.reachable(from: payloads) else { return .tape }
+        return .directUnion(union, isArray: isArray, types: types)
+    }
+}
+
+/// `[U]` for a tagged union `U`.
+protocol DirectTopLevelUnionArray {
+    static var unionType: any _VettedUnion.Type { get }
+}
+
+extension Array: DirectTopLevelUnionArray where Element: _VettedUnion {
+    static var unionType: any _VettedUnion.Type { Element.self }
 }
 
 /// `[G]` for a generated `G`: a document the direct path reads whole.
@@ -55,6 +77,24 @@ extension JSONDirectReader {
         return value
     }
 
+    /// The whole document as `T` (the plan's union, or an array of it), or a miss.
+    mutating func document<T>(_ type: T.Type, union: any _VettedUnion.Type, isArray: Bool) throws(_VettedDirectMiss) -> T {
+        let value = isArray ? try manyUnions(union, as: T.self) : try oneUnion(union, as: T.self)
+        reader.scannerState.skipWhitespace()
+        guard reader.scannerState.isAtEnd else { throw _VettedDirectMiss() }
+        return value
+    }
+
+    private mutating func oneUnion<U: _VettedUnion, T>(_ type: U.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
+        let value = try union(U.self)
+        do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
+    }
+
+    private mutating func manyUnions<U: _VettedUnion, T>(_ type: U.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
+        let value = try elements(of: U.self)
+        do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
+    }
+
     private mutating func one<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
         let value = try generated(G.self)
         do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
@@ -69,9 +109,12 @@ extension JSONDirectReader {
 extension VettedJSONDecoder {
     /// The document decoded straight from the bytes, or `nil` (then the tape path decodes it).
     static func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options) -> T? {
-        guard source.count <= parser.limits.maxInputBytes, case .direct(let root, let isArray, let types) = DecodePlan.of(T.self, options: options)
-        else {
-            return nil
+        guard source.count <= parser.limits.maxInputBytes else { return nil }
+        let plan = DecodePlan.of(T.self, options: options)
+        let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
+        switch plan {
+        case .direct(_, _, let reached), .directUnion(_, _, let reached): types = reached
+        case .tape: return nil
         }
         let document = DecodingDocument(
             source: source, tape: JSONTape(expectedBytes: 0), options: options, duplicateKeys: parser.options.duplicateKeys)
@@ -82,7 +125,11 @@ extension VettedJSONDecoder {
                 reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
                 document: document, limits: parser.limits, types: types)
             do {
-                return try direct.document(T.self, root: root, isArray: isArray)
+                switch plan {
+                case .direct(let root, let isArray, _): return try direct.document(T.self, root: root, isArray: isArray)
+                case .directUnion(let union, let isArray, _): return try direct.document(T.self, union: union, isArray: isArray)
+                case .tape: return nil
+                }
             } catch {
                 return nil
             }

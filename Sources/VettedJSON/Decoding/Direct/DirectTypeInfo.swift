@@ -123,9 +123,9 @@ extension DirectTypeInfo {
     /// The information of `root` and of every `@Vetted` struct its fields reach, or `nil`
     /// when one of them is not for this path: the decoder then goes to the tape at once,
     /// without reading a byte here. Walks the types, not the input: each type once.
-    static func reachable(from root: any _VettedDecodable.Type) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
+    static func reachable(from roots: [any _VettedDecodable.Type]) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
         var found: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
-        var pending: [any _VettedDecodable.Type] = [root]
+        var pending: [any _VettedDecodable.Type] = roots
         while let next = pending.popLast() {
             let id = ObjectIdentifier(next)
             if found.contains(where: { $0.type == id }) { continue }

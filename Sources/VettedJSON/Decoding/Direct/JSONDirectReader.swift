@@ -33,6 +33,12 @@ struct JSONDirectReader: _VettedArraySource {
     /// The object being read, and those it is inside (``beginObject(_:)`` pushes, ``endObject(_:)`` pops).
     private var object = DirectObject(info: .none)
     private var outer: [DirectObject] = []
+    /// The tag key of an internally tagged union just read: the payload's object is the
+    /// one already open, and the key is one of its members (a repeat is a duplicate).
+    private var continuing: Range<Int>?
+    /// The tag key of the internally tagged union whose payload is the object at `level`
+    /// (the count of ``outer`` while it is read): a key of the payload that repeats it is a duplicate.
+    private var payloadTagKey: (key: Range<Int>, level: Int)?
 
     /// Deeper documents are left to the tape path: up to this depth its stack guard never
     /// refuses a value (``StackGuard/uncheckedLevels``), so both paths take the same inputs;
@@ -172,9 +178,65 @@ struct JSONDirectReader: _VettedArraySource {
     /// Opens the object of a generated type.
     mutating func beginObject<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) {
         let info = try info(for: G.self)
+        if let tagKey = continuing {
+            // An internally tagged union's payload: its members follow the tag.
+            continuing = nil
+            outer.append(object)
+            object = DirectObject(info: info)
+            object.members = 1
+            payloadTagKey = (tagKey, outer.count)
+            return
+        }
         try open(UInt8(ascii: "{"))
         outer.append(object)
         object = DirectObject(info: info)
+    }
+
+    /// A key spelled exactly `bytes`, then its colon.
+    private mutating func key(_ bytes: [UInt8]) throws(_VettedDirectMiss) -> Range<Int> {
+        guard peek() == UInt8(ascii: "\"") else { throw _VettedDirectMiss() }
+        let token: JSONReader.StringToken
+        do { token = try reader.scanString() } catch { throw _VettedDirectMiss() }
+        let range = token.start..<token.end
+        guard !token.hasEscapes, !token.needsRepair, range.count == bytes.count, reader.scannerState.bytesEqual(range, bytes.span),
+            peek() == UInt8(ascii: ":")
+        else { throw _VettedDirectMiss() }
+        advance()
+        return range
+    }
+
+    /// Opens a tagged union's object and reads its tag, which must be the first member
+    /// and spell one of the union's tags exactly (any other document is the tape path's).
+    /// Unions of more cases than a small table holds are the tape path's too, which
+    /// finds the tag by hash.
+    mutating func beginUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
+        guard table.tags.count <= SmallKeyTable.linearSearchLimit else { throw _VettedDirectMiss() }
+        try open(UInt8(ascii: "{"))
+        let tagKey = try key(table.tagKeyBytes)
+        let token = try stringToken()
+        let range = token.first..<Swift.max(token.first, token.payload)
+        guard !token.has(JSONTape.needsDecoding) else { throw _VettedDirectMiss() }
+        var found = -1
+        for (index, bytes) in table.tagBytes.enumerated() where bytes.count == range.count && reader.scannerState.bytesEqual(range, bytes.span) {
+            found = index
+            break
+        }
+        guard found >= 0 else { throw _VettedDirectMiss() }
+        if let content = table.contentKeyBytes {
+            guard peek() == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
+            advance()
+            _ = try key(content)
+        } else {
+            continuing = tagKey
+        }
+        return found
+    }
+
+    /// Closes an adjacently tagged union's object (an internally tagged one was closed by its payload).
+    mutating func endUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) {
+        guard table.contentKeyBytes != nil else { return }
+        guard peek() == UInt8(ascii: "}") else { throw _VettedDirectMiss() }
+        close()
     }
 
     /// The field of the next member (-1: a key that is no field, whose value
@@ -205,8 +267,7 @@ struct JSONDirectReader: _VettedArraySource {
         let scanner = reader.scannerState
         if let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
             // A field twice (by one spelling or two): the tape path says which.
-            let field = object.info.table.field(ofSpelling: spelling)
-            guard field >= 0, field < 64 else { throw _VettedDirectMiss() }
+            let field = object.info.table.hasAliases ? object.info.table.field(ofSpelling: spelling) : spelling
             let bit: UInt64 = 1 << UInt64(field)
             guard object.seen & bit == 0 else { throw _VettedDirectMiss() }
             object.seen |= bit
@@ -217,6 +278,7 @@ struct JSONDirectReader: _VettedArraySource {
         // pairwise; an object with more is left to the tape path (whose check is hashed).
         guard object.unknown.count < DirectObject.unknownKeyLimit else { throw _VettedDirectMiss() }
         for other in object.unknown where scanner.bytesEqual(other, range) { throw _VettedDirectMiss() }
+        if let tag = payloadTagKey, tag.level == outer.count, scanner.bytesEqual(tag.key, range) { throw _VettedDirectMiss() }
         object.unknown.append(range)
         return -1
     }
@@ -408,6 +470,16 @@ struct JSONDirectReader: _VettedArraySource {
     /// A value of a `@Vetted` struct, read by its generated body (which reads from this reader).
     mutating func generated<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> G {
         do { return try G(__vetted: &self) } catch { throw _VettedDirectMiss() }
+    }
+
+    /// A tagged union, read by its generated body.
+    mutating func union<U: _VettedUnion>(_ type: U.Type) throws(_VettedDirectMiss) -> U {
+        do { return try U(__vettedUnion: &self) } catch { throw _VettedDirectMiss() }
+    }
+
+    /// A top-level array of a `@Vetted` struct or union, read in its module.
+    mutating func elements<E: _VettedArrayElement>(of type: E.Type) throws(_VettedDirectMiss) -> [E] {
+        do { return try E.__vettedReadArray(from: &self, field: -1) } catch { throw _VettedDirectMiss() }
     }
 
     /// A top-level array of a `@Vetted` struct, read in the struct's module.

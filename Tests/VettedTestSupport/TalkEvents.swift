@@ -1,0 +1,1 @@
+../../Examples/SellMyOldJunk/Sources/JunkModel/ListingEvent.swift
