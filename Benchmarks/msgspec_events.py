@@ -37,7 +37,6 @@ class PriceChanged(Struct, tag_field="type", tag="listing.price_changed"):
 
 class ListingSold(Struct, tag_field="type", tag="listing.sold"):
     id: Id
-    buyer: Id
     price: Price
     at: datetime.datetime
 

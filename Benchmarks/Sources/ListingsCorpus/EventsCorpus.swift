@@ -38,7 +38,7 @@ public enum EventsCorpus {
         case 1:
             return #"{"type":"listing.price_changed","id":\#(id),"old_price":"\#(price())","new_price":"\#(price())","at":"\#(at)"}"#
         case 2:
-            return #"{"type":"listing.sold","id":\#(id),"buyer":\#(1 + random.below(1_000_000)),"price":"\#(price())","at":"\#(at)"}"#
+            return #"{"type":"listing.sold","id":\#(id),"price":"\#(price())","at":"\#(at)"}"#
         case 3:
             return #"{"type":"listing.withdrawn","id":\#(id),"reason":"\#(reasons[random.below(reasons.count)])","at":"\#(at)"}"#
         default:

@@ -109,7 +109,6 @@ struct FoundationEvent: Decodable {
             try price(changed.newPrice, "new_price")
         case .sold(let sold):
             try id(sold.id, "id")
-            try id(sold.buyer, "buyer")
             try price(sold.price, "price")
         case .withdrawn(let withdrawn):
             try id(withdrawn.id, "id")

@@ -44,6 +44,17 @@ public struct ListingsClient: Sendable {
         return try ListingsChecker().check(verified.bytes, policy: policy, report: verified.report)
     }
 
+    /// `GET /events`: the feed, verified like every response, then decoded as the
+    /// ``ListingEvent`` union with each payload's rules (an unknown event type is `unknownTag`).
+    public func events() async throws -> [ListingEvent] {
+        let verified = try await fetchVerified(path: "/events")
+        do {
+            return try ListingsAPI.makeDecoder().decode([ListingEvent].self, from: verified.bytes)
+        } catch {
+            throw ListingsRejected(Problem.all(in: error, direct: .format))
+        }
+    }
+
     /// The raw stage of a GET: status, declared length, digest, signature.
     public func fetchVerified(path: String) async throws -> VerifiedBytes {
         try await withinDeadline { [self] in

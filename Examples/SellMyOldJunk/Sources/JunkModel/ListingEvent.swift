@@ -39,12 +39,11 @@ public import VettedMacros
 /// A listing was sold.
 @Vetted public struct ListingSold: Codable, Equatable, Sendable {
     @Check(.range(1...Int(Int32.max))) public var id: Int
-    @Check(.range(1...Int(Int32.max))) public var buyer: Int
     @Check(.pattern(Listing.pricePattern, maximumLength: 32)) public var price: String
     public var at: Date
 
-    public init(id: Int, buyer: Int, price: String, at: Date) {
-        (self.id, self.buyer, self.price, self.at) = (id, buyer, price, at)
+    public init(id: Int, price: String, at: Date) {
+        (self.id, self.price, self.at) = (id, price, at)
     }
 }
 
@@ -72,6 +71,9 @@ public import VettedMacros
 }
 
 /// One event of the feed, told apart by its `"type"` member.
+///
+/// The server's `GET /events` derives the feed from its listings (each one's
+/// creation, and its sale when sold); a client decodes every kind.
 @Vetted(tag: "type") public enum ListingEvent: Codable, Equatable, Sendable {
     @Tag("listing.created") case created(ListingCreated)
     @Tag("listing.price_changed") case priceChanged(PriceChanged)

@@ -130,11 +130,47 @@ public final class ListingsService: Sendable {
         return message
     }
 
-    /// Routes for `GET /listings` and `POST /listings`.
+    /// The event feed: each listing's creation and, when sold, its sale (at its
+    /// last update), oldest first, as one tagged union.
+    public func events() async throws -> [ListingEvent] {
+        var events: [ListingEvent] = []
+        for listing in try await store.listings() {
+            events.append(.created(ListingCreated(id: listing.id, name: listing.name, price: listing.price, tags: listing.tags, at: listing.created)))
+            if listing.sold { events.append(.sold(ListingSold(id: listing.id, price: listing.price, at: listing.lastUpdated))) }
+        }
+        return events.sorted { Self.time(of: $0) < Self.time(of: $1) }
+    }
+
+    private static func time(of event: ListingEvent) -> Date {
+        switch event {
+        case .created(let created): created.at
+        case .priceChanged(let changed): changed.at
+        case .sold(let sold): sold.at
+        case .withdrawn(let withdrawn): withdrawn.at
+        case .message(let message): message.at
+        }
+    }
+
+    /// The signed `GET /events` response: the feed, checked against its own rules before it is signed.
+    public func signedEvents() async throws -> HTTPMessage {
+        let body = Array(try Self.encoder.encode(try await events()))
+        _ = try Self.decoder.decode([ListingEvent].self, from: body)
+        return try sign(status: 200, body)
+    }
+
+    /// Routes for `GET /listings`, `POST /listings` and `GET /events`.
     public func router() -> Router<ListingsRequestContext> {
         let router = Router(context: ListingsRequestContext.self)
         router.get("listings") { request, _ -> Response in
             await self.getListings(request)
+        }
+        router.get("events") { _, _ -> Response in
+            do {
+                return self.response(try await self.signedEvents())
+            } catch {
+                return self.problems(
+                    .internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the events could not be read")])
+            }
         }
         router.post("listings") { request, context -> Response in
             await self.postListing(request, context: context)

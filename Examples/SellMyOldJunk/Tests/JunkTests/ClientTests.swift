@@ -25,6 +25,27 @@ import Vetted
         }
     }
 
+    @Test func theEventFeedDecodesAsOneTaggedUnion() async throws {
+        try await withLiveServer { server, client in
+            let events = try await client.events()
+            // Each sample's creation, and a sale for each sold one, oldest first.
+            let sold = Listing.samples.filter(\.sold)
+            #expect(events.count == Listing.samples.count + sold.count)
+            let created = events.compactMap { event -> Int? in if case .created(let payload) = event { payload.id } else { nil } }
+            #expect(Set(created) == Set(Listing.samples.map(\.id)))
+            let sales = events.compactMap { event -> Int? in if case .sold(let payload) = event { payload.id } else { nil } }
+            #expect(Set(sales) == Set(sold.map(\.id)))
+            #expect(events == (try await server.service.events()))
+        }
+    }
+
+    @Test func anUnknownEventTypeIsAnUnknownTagAtItsPath() throws {
+        let body = Array(#"[{"type": "listing.teleported", "id": 1, "at": "2020-01-01T00:00:00Z"}]"#.utf8)
+        let error = #expect(throws: DecodingError.self) { try ListingsAPI.makeDecoder().decode([ListingEvent].self, from: body) }
+        let problems = error.map { Problem.all(in: $0, direct: .format) } ?? []
+        #expect(problems.map { "\($0.path) \($0.code)" } == ["$[0].type unknownTag"])
+    }
+
     @Test func aResponseSignedByAnotherKeyIsRejectedAtTheRawStage() async throws {
         try await withLiveServer { server, client in
             var pinnedElsewhere = client
