@@ -80,6 +80,9 @@ public protocol _VettedFieldSource {
     /// `@Default` field's body asks before it reads, and the default stands in
     /// (a source that offers only the members present says `false`).
     mutating func isAbsent(_ field: Int) throws -> Bool
+    /// Runs `field`'s rules on its default, which stood in for an absent key: one they
+    /// refuse is the declaration's error (`defaultBreaksRule`), in every mode.
+    mutating func checkDefault<Value>(_ value: Value, _ field: Int) throws
     /// The failure for a required field that never came.
     mutating func missing(_ field: Int) -> any Error
     /// Closes the object; `value` gives the decoded value of a field a relation needs.

@@ -90,7 +90,8 @@ public macro UnknownTag() = #externalMacro(module: "VettedMacrosPlugin", type: "
 ///
 /// The value is compiled as the property's type, so a default of another type
 /// does not compile; a number outside the property's literal `.range` does not
-/// either. An implicit member needs its type written (`@Default(Color.red)`):
+/// either. Any other default the property's rules refuse is the declaration
+/// error `defaultBreaksRule` when it first stands in, in every mode. An implicit member needs its type written (`@Default(Color.red)`):
 /// the attribute is type-checked before the property's type is known.
 /// Not on an optional (an absent key already gives `nil`).
 @attached(peer)

@@ -230,7 +230,11 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         for index in model.coded.indices where !model.coded[index].isOptional {
             if model.coded[index].defaultExpression != nil {
                 // Absent: the default (a present key of the wrong type or null threw above).
-                lines.append("        if __vetted\(index) == nil { __vetted\(index) = Self.__vettedDefault\(index) }")
+                lines.append("        if __vetted\(index) == nil {")
+                lines.append("            let value = Self.__vettedDefault\(index)")
+                lines.append("            try source.checkDefault(value, \(index))")
+                lines.append("            __vetted\(index) = value")
+                lines.append("        }")
             }
             lines.append("        guard let __vetted\(index) else { throw source.missing(\(index)) }")
         }

@@ -57,6 +57,23 @@ import VettedTestSupport
         #expect(foundation.vettedError?.code == .duplicateKey)
     }
 
+    @Test func aDefaultThatBreaksItsRulesIsADeclarationErrorInEveryMode() throws {
+        for path in ShapePath.allCases {
+            do {
+                _ = try path.decode(HiddenDefault.self, #"{"name": "x"}"#)
+                Issue.record("\(path): decoded")
+            } catch let error as VettedError {
+                #expect(error.code == .defaultBreaksRule && error.code.isRuleDeclaration, "\(path)")
+                #expect(error.path.description == "$.HiddenDefault.count", "\(path)")
+            } catch {
+                Issue.record("\(path): \(error)")
+            }
+        }
+        // A present key is the document's: checked as always.
+        #expect(ShapePath.tape.outcome(HiddenDefault.self, #"{"name": "x", "count": 0}"#) == .errors(["outOfRange $.count"]))
+        #expect(ShapePath.bytes.outcome(HiddenDefault.self, #"{"name": "x", "count": 3}"#) == .value(HiddenDefault(count: 3, name: "x")))
+    }
+
     @Test func encodingWritesThePropertysOwnKey() throws {
         let page = Page(limit: 3, id: 4, language: "it", note: nil, tags: [])
         let text = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)

@@ -37,6 +37,14 @@ import VettedMacros
     @Default([]) var tags: [String]
 }
 
+/// A default the macro cannot check (its rule is made elsewhere): refused when first used.
+@Vetted struct HiddenDefault: Codable, Equatable {
+    static let positive = Rule<Int>.range(1...10)
+    @Check(.rule(HiddenDefault.positive)) @Default(HiddenDefault.zero) var count: Int
+    var name: String
+    static var zero: Int { 0 }
+}
+
 /// One way to decode a document, and what it gave: a value, or each error's code and path.
 enum ShapePath: String, CaseIterable, CustomStringConvertible {
     case bytes, tape, binaryPlist, xmlPlist

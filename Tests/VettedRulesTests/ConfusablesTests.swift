@@ -70,7 +70,7 @@ import VettedCore
             }
         }
         let declarations = Set(VettedError.Code.ruleDeclarations.map(\.rawValue))
-        #expect(declarations == ["ruleKeyUnknown", "ruleKeyNotDecoded", "ruleTypeMismatch", "invalidPattern", "emptyHostAllowlist", "declarationNotChecked", "unionKeyIsPayloadField"])
+        #expect(declarations == ["ruleKeyUnknown", "ruleKeyNotDecoded", "ruleTypeMismatch", "invalidPattern", "emptyHostAllowlist", "declarationNotChecked", "unionKeyIsPayloadField", "defaultBreaksRule"])
         #expect(declared.count > 20)
         #expect(Set(VettedError.Code.ruleViolations.map(\.rawValue)) == declared.subtracting(declarations))
         #expect(declarations.allSatisfy { VettedError.Code($0).isRuleDeclaration && !VettedError.Code($0).isRuleViolation })

@@ -81,6 +81,11 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
         try member(field) == nil
     }
 
+    func checkDefault<Value>(_ value: Value, _ field: Int) throws {
+        guard let scope, entries.indices.contains(field), entries[field] >= 0 else { return }
+        try scope.rules.checkDefault(value, entry: entries[field])
+    }
+
     /// Runs the field's rules on its decoded value.
     @inline(__always)
     private func checked<Value>(_ value: Value, _ field: Int) throws -> Value {

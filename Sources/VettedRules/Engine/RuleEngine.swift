@@ -25,6 +25,9 @@ extension VettedError.Code {
     /// A tagged union's tag key (or content key) is also a field of a case's payload:
     /// the document could not say which is meant.
     public static let unionKeyIsPayloadField = VettedError.Code("unionKeyIsPayloadField")
+    /// A field's default (`@Default`) breaks the field's own rules: every document without
+    /// the key would fail. Reported when the default is first used.
+    public static let defaultBreaksRule = VettedError.Code("defaultBreaksRule")
 
     /// Whether this code reports a rule declared wrong: a programmer's error, not bad input.
     public var isRuleDeclaration: Bool { Self.ruleDeclarations.contains(self) }
@@ -32,7 +35,7 @@ extension VettedError.Code {
     /// Every code that reports a rule declared wrong: thrown in every mode, never a value's fault.
     public static let ruleDeclarations: Set<VettedError.Code> = [
         .ruleKeyUnknown, .ruleKeyNotDecoded, .ruleTypeMismatch, .invalidPattern, .emptyHostAllowlist, .declarationNotChecked,
-        .unionKeyIsPayloadField,
+        .unionKeyIsPayloadField, .defaultBreaksRule,
     ]
 
     /// Whether a value broke one of VettedRules' own rules (range, length, pattern, URL,
@@ -108,6 +111,30 @@ package final class TypeRules {
         self.relationKeys = relationKeys
         relationSlots = validation.relations.map { relation in
             relation.keys.compactMap { relationKeys.firstIndex(of: $0) }
+        }
+    }
+
+    /// Runs the entry's rules on a field's default (the key was absent): a default the
+    /// rules refuse is the declaration's error, not the document's.
+    ///
+    /// - Throws: `VettedError` with ``VettedCore/VettedError/Code/defaultBreaksRule``.
+    package func checkDefault<Value>(_ value: Value, entry: Int) throws {
+        guard entries.indices.contains(entry) else { return }
+        let key = entries[entry].key
+        // Named as the declaration check names a type: `$.Listing.price`.
+        let at = DocumentPath([.key(typeName.split(separator: ".").last.map(String.init) ?? typeName), .key(key)])
+        for check in entries[entry].checks {
+            switch check.outcome(value) {
+            case .passed: continue
+            case .violated(let violation):
+                throw VettedError(
+                    code: .defaultBreaksRule, path: at,
+                    message: "the default of \"\(Excerpt.escape(key, quotes: false))\" breaks its own rule (\(violation.code)): every document without the key would fail")
+            case .wrongType:
+                throw VettedError(
+                    code: .ruleTypeMismatch, path: at,
+                    message: "a rule of type \(check.valueTypeName) on \"\(Excerpt.escape(key, quotes: false))\", whose default is \(Value.self)")
+            }
         }
     }
 

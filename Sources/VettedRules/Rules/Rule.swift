@@ -143,3 +143,8 @@ extension VettedError.Code {
     /// A relation between fields that does not hold.
     public static let relationViolated = VettedError.Code("relationViolated")
 }
+
+extension Rule {
+    /// `rule` itself: how `@Check(.rule(Listing.priceRule))` names a rule made elsewhere.
+    public static func rule(_ rule: Rule<Value>) -> Rule<Value> { rule }
+}

@@ -291,6 +291,11 @@ struct JSONDirectReader: _VettedArraySource {
     /// Every field this source offers is a member of the object.
     func isAbsent(_ field: Int) -> Bool { false }
 
+    /// A default that fails its rules: the tape path reports the declaration error.
+    mutating func checkDefault<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
+        try check(value, field)
+    }
+
     /// A required field that never came: the tape path says which.
     mutating func missing(_ field: Int) -> any Error { _VettedDirectMiss() }
 

@@ -69,6 +69,11 @@ struct TapeFieldSource: _VettedDeclarationOrderSource {
         !values.indices.contains(field) || values[field] < 0
     }
 
+    func checkDefault<Value>(_ value: Value, _ field: Int) throws {
+        guard let scope, entries.indices.contains(field), entries[field] >= 0 else { return }
+        try scope.rules.checkDefault(value, entry: entries[field])
+    }
+
     /// The field's coding path, built only when an error needs it (from values, not from `self`:
     /// an autoclosure that captured `self` would copy the fields on every call).
     private static func path(_ decoder: TapeDecoder, _ depth: Int, _ key: CodingKeys) -> [any CodingKey] {
