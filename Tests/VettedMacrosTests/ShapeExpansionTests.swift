@@ -34,7 +34,79 @@ import VettedMacrosPlugin
             }
             """#,
             #"""
-            PLACEHOLDER
+            enum Event: Codable {
+                case created(Created)
+                case sold(Sold)
+                case other(String)
+
+                static let validation = VettedRules.Validation<Event> {
+                }
+
+                func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
+                    switch self {
+                    case .created(let payload):
+                        visitor.visitPayload(payload, key: nil)
+                    case .sold(let payload):
+                        visitor.visitPayload(payload, key: nil)
+                    case .other:
+                        break
+                    }
+                }
+
+                typealias __VettedPayload0 = Created
+
+                typealias __VettedPayload1 = Sold
+            }
+
+            extension Event: VettedMacros.VettedModel {
+            }
+
+            extension Event: VettedDecoding._VettedUnion {
+                static let __vettedUnion = VettedDecoding._VettedUnionTable(
+                    tag: "type", content: nil, tags: ["created", "listing.sold"],
+                    payloads: [__VettedPayload0.self, __VettedPayload1.self], fallback: true)
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: VettedDecoding._VettedKey.self)
+                    switch try Self.__vettedUnion.caseIndex(in: container, of: decoder) {
+                    case 0:
+                        self = .created(try Self.__vettedUnion.payload(__VettedPayload0.self, from: decoder, container))
+                    case 1:
+                        self = .sold(try Self.__vettedUnion.payload(__VettedPayload1.self, from: decoder, container))
+                    default:
+                        self = .other(try Self.__vettedUnion.unknownTagName(in: container))
+                    }
+                }
+                init<Source: VettedDecoding._VettedArraySource>(__vettedUnion source: inout Source) throws {
+                    switch try source.beginUnion(Self.__vettedUnion) {
+                    case 0:
+                        self = .created(try __VettedPayload0(__vetted: &source))
+                    case 1:
+                        self = .sold(try __VettedPayload1(__vetted: &source))
+                    default:
+                        throw VettedDecoding._VettedDirectMiss()
+                    }
+                    try source.endUnion(Self.__vettedUnion)
+                }
+                static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
+                    var result: [Self] = []
+                    try source.beginArray()
+                    while try source.nextElement(result.count) {
+                        result.append(try Self(__vettedUnion: &source))
+                    }
+                    try source.checkField(result, field)
+                    return result
+                }
+                func encode(to encoder: any Encoder) throws {
+                    switch self {
+                    case .created(let payload):
+                        try Self.__vettedUnion.encode(payload, tag: "created", to: encoder)
+                    case .sold(let payload):
+                        try Self.__vettedUnion.encode(payload, tag: "listing.sold", to: encoder)
+                    case .other(let tag):
+                        try Self.__vettedUnion.encodeTag(tag, to: encoder)
+                    }
+                }
+            }
             """#)
     }
 
@@ -46,7 +118,57 @@ import VettedMacrosPlugin
             }
             """#,
             #"""
-            PLACEHOLDER
+            public enum Event: Decodable {
+                case created(Created)
+
+                public static let validation = VettedRules.Validation<Event> {
+                }
+
+                public func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
+                    switch self {
+                    case .created(let payload):
+                        visitor.visitPayload(payload, key: "data")
+                    }
+                }
+
+                typealias __VettedPayload0 = Created
+            }
+
+            extension Event: VettedMacros.VettedModel {
+            }
+
+            extension Event: VettedDecoding._VettedUnion {
+                public static let __vettedUnion = VettedDecoding._VettedUnionTable(
+                    tag: "kind", content: "data", tags: ["created"],
+                    payloads: [__VettedPayload0.self], fallback: false)
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: VettedDecoding._VettedKey.self)
+                    switch try Self.__vettedUnion.caseIndex(in: container, of: decoder) {
+                    case 0:
+                        self = .created(try Self.__vettedUnion.payload(__VettedPayload0.self, from: decoder, container))
+                    default:
+                        throw Self.__vettedUnion.invalidCase()
+                    }
+                }
+                public init<Source: VettedDecoding._VettedArraySource>(__vettedUnion source: inout Source) throws {
+                    switch try source.beginUnion(Self.__vettedUnion) {
+                    case 0:
+                        self = .created(try __VettedPayload0(__vetted: &source))
+                    default:
+                        throw VettedDecoding._VettedDirectMiss()
+                    }
+                    try source.endUnion(Self.__vettedUnion)
+                }
+                public static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
+                    var result: [Self] = []
+                    try source.beginArray()
+                    while try source.nextElement(result.count) {
+                        result.append(try Self(__vettedUnion: &source))
+                    }
+                    try source.checkField(result, field)
+                    return result
+                }
+            }
             """#)
     }
 
@@ -60,7 +182,102 @@ import VettedMacrosPlugin
             }
             """#,
             #"""
-            PLACEHOLDER
+            struct Page: Codable {
+                var limit: Int
+                var id: Int
+                var note: String?
+
+                static let validation = VettedRules.Validation<Page> {
+                    VettedRules.Field("limit", VettedRules.Rule<Int>.range(1 ... 100))
+                }
+
+                func __vettedVisitFields(_ visitor: inout VettedMacros._VettedFieldVisitor) {
+                    visitor.visit(self.limit, key: "limit")
+                    visitor.visit(self.id, key: "id")
+                    visitor.visit(self.note, key: "note")
+                }
+
+                typealias __VettedField0 = Int
+
+                @_documentation(visibility: private) static var __vettedDefault0: Int {
+                    20
+                }
+
+                typealias __VettedField1 = Int
+
+                typealias __VettedField2 = String
+            }
+
+            extension Page: VettedMacros.VettedModel {
+            }
+
+            extension Page: VettedDecoding._VettedDecodable {
+                static let __vettedFields = VettedDecoding._VettedFieldTable(
+                    ["limit", "id", "note"], aliases: [[], ["productId"], []], types: [__VettedField0.self, __VettedField1.self, __VettedField2.self], isArray: [false, false, false])
+                init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
+                    try source.beginObject(Self.self)
+                    var __vetted0: __VettedField0? = nil
+                    var __vetted1: __VettedField1? = nil
+                    var __vetted2: __VettedField2? = nil
+                    while let field = try source.nextField() {
+                        switch field {
+                        case 0:
+                            if try !source.isAbsent(0) {
+                                __vetted0 = try source.read(__VettedField0.self, 0)
+                            }
+                        case 1:
+                            __vetted1 = try source.read(__VettedField1.self, 1)
+                        case 2:
+                            __vetted2 = try source.readIfPresent(__VettedField2.self, 2)
+                        default:
+                            try source.skipValue()
+                        }
+                    }
+                    if __vetted0 == nil {
+                        let value = Self.__vettedDefault0
+                        try source.checkDefault(value, 0)
+                        __vetted0 = value
+                    }
+                    guard let __vetted0 else {
+                        throw source.missing(0)
+                    }
+                    guard let __vetted1 else {
+                        throw source.missing(1)
+                    }
+                    try source.endObject { _ in
+                        nil
+                    }
+                    self.limit = __vetted0
+                    self.id = __vetted1
+                    self.note = __vetted2
+                }
+                static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
+                    var result: [Self] = []
+                    try source.beginArray()
+                    while try source.nextElement(result.count) {
+                        result.append(try Self(__vetted: &source))
+                    }
+                    try source.checkField(result, field)
+                    return result
+                }
+            }
+
+            extension Page {
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: VettedDecoding._VettedKey.self)
+                    if let key = try VettedDecoding._VettedKey.present(["limit"], in: container) {
+                        self.limit = try container.decode(__VettedField0.self, forKey: key)
+                    } else {
+                        self.limit = Self.__vettedDefault0
+                    }
+                    if let key = try VettedDecoding._VettedKey.present(["id", "productId"], in: container) {
+                        self.id = try container.decode(__VettedField1.self, forKey: key)
+                    } else {
+                        self.id = try VettedDecoding._VettedKey.missing("id", in: container)
+                    }
+                    self.note = try container.decodeIfPresent(__VettedField2.self, forKey: VettedDecoding._VettedKey("note"))
+                }
+            }
             """#)
     }
 
