@@ -24,9 +24,16 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
 
     var fieldCount: Int { table.names.count }
 
+    @inline(__always)
     private func key(_ field: Int) -> CodingKeys {
-        if spelled.indices.contains(field), let key = spelled[field] { return key }
+        if table.hasAliases, let key = spelledKey(field) { return key }
         return table.keys.indices.contains(field) ? table.keys[field] : CodingKeys(stringValue: "")
+    }
+
+    /// With aliases, the key the field came by, once it was looked up.
+    @inline(never)
+    private func spelledKey(_ field: Int) -> CodingKeys? {
+        spelled.indices.contains(field) ? spelled[field] : nil
     }
 
     /// The field's coding path, built only when an error needs it.
