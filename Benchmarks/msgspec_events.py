@@ -1,8 +1,8 @@
 """The decode peer for `compare decode-events`: msgspec decoding a list of
 listing events, a tagged union of five Structs (tag_field="type"), with the
-same constraints as the @Vetted payloads. It runs as a worker, as
-msgspec_listings.py does: "ready N", then one decode per "run" line, printing
-the seconds it took. Prints "unavailable: ..." when msgspec is not installed."""
+same constraints as the @Vetted payloads. It runs as a worker, with
+msgspec_listings.py's loop: "ready N", then one decode per "run" line,
+printing the seconds it took. Prints "unavailable: ..." when msgspec is not installed."""
 import sys
 
 try:
@@ -57,21 +57,7 @@ class MessageSent(Struct, tag_field="type", tag="message.sent"):
 Event = Union[ListingCreated, PriceChanged, ListingSold, ListingWithdrawn, MessageSent]
 
 
-def main():
-    import time
+if __name__ == "__main__":
+    from msgspec_listings import serve
 
-    data = open(sys.argv[1], "rb").read()
-    decoder = msgspec.json.Decoder(list[Event])
-    count = len(decoder.decode(data))
-    print(f"ready {count}", flush=True)
-    for line in sys.stdin:
-        if line.strip() != "run":
-            break
-        start = time.perf_counter()
-        value = decoder.decode(data)
-        elapsed = time.perf_counter() - start
-        del value
-        print(f"{elapsed:.9f}", flush=True)
-
-
-main()
+    serve(msgspec.json.Decoder(list[Event]), sys.argv[1])

@@ -12,9 +12,7 @@ public struct CheckMacro: PeerMacro {
             context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.checkNotOnProperty))
             return []
         }
-        let enclosing = context.lexicalContext.first { $0.asProtocol((any DeclGroupSyntax).self) != nil }
-        let attributes = enclosing?.asProtocol((any DeclGroupSyntax).self)?.attributes
-        if !(attributes.map(Model.hasVettedAttribute) ?? false) {
+        if !Model.enclosedByVetted(context) {
             context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.checkOutsideVetted))
         }
         return []
@@ -26,9 +24,7 @@ public struct ShapeMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        let enclosing = context.lexicalContext.first { $0.asProtocol((any DeclGroupSyntax).self) != nil }
-        let attributes = enclosing?.asProtocol((any DeclGroupSyntax).self)?.attributes
-        if !declaration.is(VariableDeclSyntax.self) || !(attributes.map(Model.hasVettedAttribute) ?? false) {
+        if !declaration.is(VariableDeclSyntax.self) || !Model.enclosedByVetted(context) {
             context.diagnose(Diagnostic(node: node, message: VettedDiagnostic.shapeOutsideVetted))
         }
         return []

@@ -41,13 +41,7 @@ struct RawValueEnum {
                 return nil
             }
         }
-        access = declaration.modifiers.lazy.compactMap { modifier -> String? in
-            switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.open): "public"
-            case .keyword(.package): "package"
-            default: nil
-            }
-        }.first
+        access = Model.accessLevel(declaration.modifiers)
     }
 }
 
@@ -98,6 +92,23 @@ struct Model {
     var keepsInitFromDecoder: String?
     /// The properties with rules.
     var checked: [Property] = []
+
+    /// `public` (for `public` and `open`), `package`, or `nil`: the access generated members take.
+    static func accessLevel(_ modifiers: DeclModifierListSyntax) -> String? {
+        modifiers.lazy.compactMap { modifier -> String? in
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): "public"
+            case .keyword(.package): "package"
+            default: nil
+            }
+        }.first
+    }
+
+    /// Whether the declaration group that encloses a macro's node is marked `@Vetted`.
+    static func enclosedByVetted(_ context: some MacroExpansionContext) -> Bool {
+        let enclosing = context.lexicalContext.first { $0.asProtocol((any DeclGroupSyntax).self) != nil }
+        return enclosing?.asProtocol((any DeclGroupSyntax).self).map { hasVettedAttribute($0.attributes) } ?? false
+    }
 
     static func hasVettedAttribute(_ attributes: AttributeListSyntax) -> Bool {
         attributes.contains { element in
@@ -151,13 +162,7 @@ struct Model {
             context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.notStructOrClass))
             return nil
         }
-        access = modifiers.lazy.compactMap { modifier -> String? in
-            switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.open): "public"
-            case .keyword(.package): "package"
-            default: nil
-            }
-        }.first
+        access = Model.accessLevel(modifiers)
 
         // CodingKeys, when declared: case name → key.
         var codingKeys: [(name: String, key: String)]?

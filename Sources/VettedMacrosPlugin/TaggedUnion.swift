@@ -65,13 +65,7 @@ struct TaggedUnion {
             context.diagnose(Diagnostic(node: attribute, message: VettedDiagnostic.unionCaseShape(name)))
             return nil
         }
-        access = declaration.modifiers.lazy.compactMap { modifier -> String? in
-            switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.open): "public"
-            case .keyword(.package): "package"
-            default: nil
-            }
-        }.first
+        access = Model.accessLevel(declaration.modifiers)
         var failed = false
         var seen: [String: String] = [:]
         for member in declaration.memberBlock.members {

@@ -6,15 +6,16 @@ import VettedMacros
 @_spi(Testing) import VettedPlist
 import VettedTestSupport
 
-@Suite struct DefaultsAndAliasesTests {
-    /// The same outcome through every path; that outcome.
-    func everyPath<T: Decodable & Equatable>(_ type: T.Type, _ json: String) -> ShapeOutcome<T> {
-        let outcomes = ShapePath.allCases.map { $0.outcome(T.self, json) }
-        for (path, outcome) in zip(ShapePath.allCases, outcomes) where outcome != outcomes[0] {
-            Issue.record("\(json): \(path) gave \(outcome), bytes gave \(outcomes[0])")
-        }
-        return outcomes[0]
+/// The same outcome through every path (an issue for each that differs); that outcome.
+func everyPath<T: Decodable & Equatable>(_ type: T.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation) -> ShapeOutcome<T> {
+    let outcomes = ShapePath.allCases.map { $0.outcome(T.self, json) }
+    for (path, outcome) in zip(ShapePath.allCases, outcomes) where outcome != outcomes[0] {
+        Issue.record("\(json): \(path) gave \(outcome), bytes gave \(outcomes[0])", sourceLocation: sourceLocation)
     }
+    return outcomes[0]
+}
+
+@Suite struct DefaultsAndAliasesTests {
 
     @Test func anAbsentKeyTakesTheDefaultThroughEveryPath() throws {
         #expect(everyPath(Page.self, #"{"id": 7}"#) == .value(Page(limit: 20, id: 7, language: "en", note: nil, tags: [])))

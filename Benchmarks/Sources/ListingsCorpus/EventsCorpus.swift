@@ -11,17 +11,7 @@ public enum EventsCorpus {
     /// A JSON array of events of at least `bytes` bytes (one event per line);
     /// the same `seed` always gives the same bytes.
     public static func generate(bytes target: Int, seed: UInt64 = 1) -> [UInt8] {
-        var random = SeededGenerator(seed: seed)
-        var output: [UInt8] = Array("[\n".utf8)
-        output.reserveCapacity(target + 1024)
-        var sequence = 0
-        while output.count < target {
-            if sequence > 0 { output.append(contentsOf: ",\n".utf8) }
-            output.append(contentsOf: event(sequence, random: &random).utf8)
-            sequence += 1
-        }
-        output.append(contentsOf: "\n]\n".utf8)
-        return output
+        ListingsCorpus.array(bytes: target, seed: seed) { sequence, random in event(sequence, random: &random) }
     }
 
     static let reasons = ["sold elsewhere", "changed my mind", "damaged", "duplicate"]

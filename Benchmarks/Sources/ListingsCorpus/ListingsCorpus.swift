@@ -9,14 +9,20 @@ public enum ListingsCorpus {
     /// A JSON array of listings of at least `bytes` bytes (one listing per
     /// line); the same `seed` always gives the same bytes.
     public static func generate(bytes target: Int, seed: UInt64 = 1) -> [UInt8] {
+        array(bytes: target, seed: seed) { index, random in listing(id: index + 1, random: &random) }
+    }
+
+    /// A JSON array of at least `bytes` bytes, one element per line, each made by
+    /// `element` from its position and the seeded generator.
+    static func array(bytes target: Int, seed: UInt64, _ element: (Int, inout SeededGenerator) -> String) -> [UInt8] {
         var random = SeededGenerator(seed: seed)
         var output: [UInt8] = Array("[\n".utf8)
         output.reserveCapacity(target + 1024)
-        var id = 1
+        var index = 0
         while output.count < target {
-            if id > 1 { output.append(contentsOf: ",\n".utf8) }
-            output.append(contentsOf: listing(id: id, random: &random).utf8)
-            id += 1
+            if index > 0 { output.append(contentsOf: ",\n".utf8) }
+            output.append(contentsOf: element(index, &random).utf8)
+            index += 1
         }
         output.append(contentsOf: "\n]\n".utf8)
         return output
