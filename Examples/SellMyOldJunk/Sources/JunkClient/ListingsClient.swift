@@ -110,10 +110,15 @@ public struct ListingsClient: Sendable {
         return try await post(body: Array(try encoder.encode(listing)))
     }
 
+    /// `POST /listings/{id}/price`. Returns the status and, for a 4xx, the server's problems.
+    public func changePrice(of id: Int, to price: String) async throws -> (status: Int, problems: [Problem]) {
+        try await post(body: Array(try JSONEncoder().encode(PriceUpdate(price: price))), path: "/listings/\(id)/price")
+    }
+
     /// `POST /listings` with any body. The answer is verified like any
     /// response (size, digest, signature) before its problem report is read.
-    public func post(body: [UInt8]) async throws -> (status: Int, problems: [Problem]) {
-        var request = HTTPClientRequest(url: baseURL + "/listings")
+    public func post(body: [UInt8], path: String = "/listings") async throws -> (status: Int, problems: [Problem]) {
+        var request = HTTPClientRequest(url: baseURL + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: body))

@@ -72,12 +72,33 @@ public import VettedMacros
 
 /// One event of the feed, told apart by its `"type"` member.
 ///
-/// The server's `GET /events` derives the feed from its listings (each one's
-/// creation, and its sale when sold); a client decodes every kind.
+/// The server's `GET /events` derives the feed from its listings and their
+/// recorded price changes (each one's creation, price changes, and its sale
+/// when sold); a client decodes every kind.
 @Vetted(tag: "type") public enum ListingEvent: Codable, Equatable, Sendable {
     @Tag("listing.created") case created(ListingCreated)
     @Tag("listing.price_changed") case priceChanged(PriceChanged)
     @Tag("listing.sold") case sold(ListingSold)
     @Tag("listing.withdrawn") case withdrawn(ListingWithdrawn)
     @Tag("message.sent") case message(MessageSent)
+}
+
+extension ListingEvent {
+    /// When the event happened.
+    public var time: Date {
+        switch self {
+        case .created(let created): created.at
+        case .priceChanged(let changed): changed.at
+        case .sold(let sold): sold.at
+        case .withdrawn(let withdrawn): withdrawn.at
+        case .message(let message): message.at
+        }
+    }
+}
+
+/// The body of `POST /listings/{id}/price`.
+@Vetted public struct PriceUpdate: Codable, Equatable, Sendable {
+    @Check(.pattern(Listing.pricePattern, maximumLength: 32)) public var price: String
+
+    public init(price: String) { self.price = price }
 }

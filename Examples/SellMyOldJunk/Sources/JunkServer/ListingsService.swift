@@ -130,25 +130,22 @@ public final class ListingsService: Sendable {
         return message
     }
 
-    /// The event feed: each listing's creation and, when sold, its sale (at its
-    /// last update), oldest first, as one tagged union.
+    /// The event feed: each listing's creation, its price changes and, when sold,
+    /// its sale (at its last update), oldest first, as one tagged union.
     public func events() async throws -> [ListingEvent] {
+        let changes = try await store.priceChanges()
+        // Each listing was created at the price it had before its first change.
+        var firstPrice: [Int: String] = [:]
+        for change in changes where firstPrice[change.id] == nil { firstPrice[change.id] = change.oldPrice }
         var events: [ListingEvent] = []
         for listing in try await store.listings() {
-            events.append(.created(ListingCreated(id: listing.id, name: listing.name, price: listing.price, tags: listing.tags, at: listing.created)))
+            let first = firstPrice[listing.id] ?? listing.price
+            events.append(.created(ListingCreated(id: listing.id, name: listing.name, price: first, tags: listing.tags, at: listing.created)))
             if listing.sold { events.append(.sold(ListingSold(id: listing.id, price: listing.price, at: listing.lastUpdated))) }
         }
-        return events.sorted { Self.time(of: $0) < Self.time(of: $1) }
-    }
-
-    private static func time(of event: ListingEvent) -> Date {
-        switch event {
-        case .created(let created): created.at
-        case .priceChanged(let changed): changed.at
-        case .sold(let sold): sold.at
-        case .withdrawn(let withdrawn): withdrawn.at
-        case .message(let message): message.at
-        }
+        events += changes.map(ListingEvent.priceChanged)
+        // Oldest first; events at the same time keep their order (a listing's creation first).
+        return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     /// The signed `GET /events` response: the feed, checked against its own rules before it is signed.
@@ -175,6 +172,9 @@ public final class ListingsService: Sendable {
         router.post("listings") { request, context -> Response in
             await self.postListing(request, context: context)
         }
+        router.post("listings/:id/price") { request, context -> Response in
+            await self.postPrice(request, context: context)
+        }
         return router
     }
 
@@ -195,37 +195,63 @@ public final class ListingsService: Sendable {
         }
     }
 
-    private func postListing(_ request: Request, context: ListingsRequestContext) async -> Response {
+    /// A request body decoded as `T`, or the response that refuses it.
+    private enum Body<T> {
+        case value(T)
+        case refused(Response)
+    }
+
+    /// The body of a POST as `T`: JSON only (any other media type is not read), at most
+    /// ``ListingsAPI/maximumPostBytes``, within ``bodyTimeout``, decoded with the talk's rules.
+    private func body<T: Decodable & Sendable>(_ type: T.Type, of request: Request, context: ListingsRequestContext) async -> Body<T> {
         // JSON only: a body declared as anything else is not read at all.
         let contentType = request.headers[.contentType] ?? ""
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == "application/json" else {
-            return problems(
-                .unsupportedMediaType,
-                [Problem(stage: .request, path: "$", code: "unsupportedMediaType", message: "the body must be application/json")])
+            return .refused(
+                problems(
+                    .unsupportedMediaType,
+                    [Problem(stage: .request, path: "$", code: "unsupportedMediaType", message: "the body must be application/json")]))
         }
         let limit = ListingsAPI.maximumPostBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            return tooLarge(limit)
+            return .refused(tooLarge(limit))
         }
-        let listing: Listing
         do {
             // Hummingbird's own request decoding, with the context's JSONDecoder: Vetted's
             // decoder behind `asJSONDecoder`. (Not `request.decode(as:)`, which turns a
             // DecodingError into a bare message and would lose each problem's path and code.)
             // The whole body within `bodyTimeout`: a sender that trickles it is cut off (408).
             let timeout = bodyTimeout
-            listing = try await Deadline.run(within: timeout, expired: "the body did not arrive within \(timeout)") {
-                try await context.requestDecoder.decode(Listing.self, from: request, context: context)
-            }
+            return .value(
+                try await Deadline.run(within: timeout, expired: "the body did not arrive within \(timeout)") {
+                    try await context.requestDecoder.decode(T.self, from: request, context: context)
+                })
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {  // NIOTooManyBytesError, from collect(upTo:)
-            return tooLarge(limit)
+            return .refused(tooLarge(limit))
         } catch let error as VettedError where error.code == .deadlineExceeded {
-            return problems(
-                .requestTimeout,
-                [Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: "the body did not arrive within \(bodyTimeout)")])
+            return .refused(
+                problems(
+                    .requestTimeout,
+                    [Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: "the body did not arrive within \(bodyTimeout)")]))
         } catch {
-            return problems(.badRequest, Problem.all(in: error))
+            return .refused(problems(.badRequest, Problem.all(in: error)))
+        }
+    }
+
+    /// Forgets the validated bodies of `GET /listings`: the listings changed.
+    private func invalidateCache() {
+        cache.withLock {
+            $0.generation += 1
+            $0.bodies.removeAll()
+        }
+    }
+
+    private func postListing(_ request: Request, context: ListingsRequestContext) async -> Response {
+        let listing: Listing
+        switch await body(Listing.self, of: request, context: context) {
+        case .value(let value): listing = value
+        case .refused(let response): return response
         }
         do {
             guard try await store.add(listing) else {
@@ -234,11 +260,30 @@ public final class ListingsService: Sendable {
         } catch {
             return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the listing could not be saved")])
         }
-        cache.withLock {
-            $0.generation += 1
-            $0.bodies.removeAll()
-        }
+        invalidateCache()
         return problems(.created, [])
+    }
+
+    /// `POST /listings/{id}/price` with `{"price": "…"}`: the listing's new price, recorded
+    /// for the event feed. 200; no such listing → 404; a price the rules refuse → 400.
+    private func postPrice(_ request: Request, context: ListingsRequestContext) async -> Response {
+        guard let id = context.parameters.get("id", as: Int.self) else {
+            return problems(.notFound, [Problem(stage: .request, path: "id", code: "noSuchListing", message: "no listing has this id")])
+        }
+        let update: PriceUpdate
+        switch await body(PriceUpdate.self, of: request, context: context) {
+        case .value(let value): update = value
+        case .refused(let response): return response
+        }
+        do {
+            guard try await store.changePrice(id: id, to: update.price, at: Date()) else {
+                return problems(.notFound, [Problem(stage: .request, path: "id", code: "noSuchListing", message: "no listing has this id")])
+            }
+        } catch {
+            return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the price could not be saved")])
+        }
+        invalidateCache()
+        return problems(.ok, [])
     }
 
     /// How long a `POST` body may take to arrive, however slowly it trickles in.

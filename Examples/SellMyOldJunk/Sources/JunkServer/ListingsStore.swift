@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 public import JunkModel
 
@@ -40,6 +40,15 @@ public final class ListingsStore: Sendable {
             }
             for listing in Listing.samples { try insert(listing, into: db) }
         }
+        migrator.registerMigration("price-changes-v1") { db in
+            try db.create(table: "price_change") { table in
+                table.autoIncrementedPrimaryKey("sequence")
+                table.column("id", .integer).notNull()
+                table.column("old_price", .text).notNull()
+                table.column("new_price", .text).notNull()
+                table.column("at", .double).notNull()
+            }
+        }
         return migrator
     }
 
@@ -62,6 +71,32 @@ public final class ListingsStore: Sendable {
             }
             try Self.insert(listing, into: db)
             return true
+        }
+    }
+
+    /// Sets the price of listing `id` (and its last update to `at`, never before its
+    /// creation) and records the change; false when there is no such listing.
+    public func changePrice(id: Int, to price: String, at: Date) async throws -> Bool {
+        try await database.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT price, created FROM listing WHERE id = ?", arguments: [id]) else { return false }
+            let old = try row.decode(String.self, forColumn: "price")
+            let time = max(at.timeIntervalSince1970, try row.decode(Double.self, forColumn: "created"))
+            try db.execute(sql: "UPDATE listing SET price = ?, last_updated = ? WHERE id = ?", arguments: [price, time, id])
+            try db.execute(
+                sql: "INSERT INTO price_change (id, old_price, new_price, at) VALUES (?, ?, ?, ?)", arguments: [id, old, price, time])
+            return true
+        }
+    }
+
+    /// Every price change, in the order they were made.
+    public func priceChanges() async throws -> [PriceChanged] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM price_change ORDER BY sequence").map { row in
+                PriceChanged(
+                    id: try row.decode(Int.self, forColumn: "id"), oldPrice: try row.decode(String.self, forColumn: "old_price"),
+                    newPrice: try row.decode(String.self, forColumn: "new_price"),
+                    at: Date(timeIntervalSince1970: try row.decode(Double.self, forColumn: "at")))
+            }
         }
     }
 

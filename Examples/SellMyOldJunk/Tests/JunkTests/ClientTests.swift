@@ -36,6 +36,21 @@ import Vetted
             let sales = events.compactMap { event -> Int? in if case .sold(let payload) = event { payload.id } else { nil } }
             #expect(Set(sales) == Set(sold.map(\.id)))
             #expect(events == (try await server.service.events()))
+            // A price change is an event of its own; the listing is created at its first price.
+            let listing = try #require(Listing.samples.first { !$0.sold })
+            #expect(try await client.changePrice(of: listing.id, to: "7.50").status == 200)
+            let refused = try await client.changePrice(of: listing.id, to: "7.5.0")
+            #expect(refused.status == 400 && refused.problems.map { "\($0.path) \($0.code)" } == ["$.price patternMismatch"])
+            #expect(try await client.changePrice(of: 999_999, to: "1.00").status == 404)
+            let after = try await client.events()
+            #expect(after.count == events.count + 1)
+            guard case .priceChanged(let change) = after.last else {
+                Issue.record("no price change last: \(after.last.map { "\($0)" } ?? "none")")
+                return
+            }
+            #expect(change.id == listing.id && change.oldPrice == listing.price && change.newPrice == "7.50")
+            #expect(after.contains(.created(ListingCreated(id: listing.id, name: listing.name, price: listing.price, tags: listing.tags, at: listing.created))))
+            #expect(try await client.listings().listings.first { $0.id == listing.id }?.price == "7.50")
         }
     }
 
