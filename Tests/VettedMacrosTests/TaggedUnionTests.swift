@@ -6,6 +6,16 @@ import VettedMacros
 @_spi(Testing) import VettedPlist
 import VettedTestSupport
 
+/// A payload with a field named like the union's tag key: the macro cannot see it.
+@Vetted struct KindPayload: Codable, Equatable {
+    var kind: String
+    var id: Int
+}
+
+@Vetted(tag: "kind") enum ClashingEvent: Codable, Equatable {
+    case a(KindPayload)
+}
+
 @Suite struct TaggedUnionTests {
     @Test func anInternallyTaggedUnionDecodesEachCaseWhereverItsTagSits() {
         #expect(everyPath(TestEvent.self, #"{"type": "created", "id": 1, "name": "Lamp"}"#) == .value(.created(TestCreated(id: 1, name: "Lamp"))))
@@ -76,6 +86,20 @@ import VettedTestSupport
         } catch {
             #expect(error.errors.map { "\($0.code) \($0.path)" } == ["outOfRange $.price"])
         }
+    }
+
+    @Test func aTagKeyThatIsAPayloadFieldIsADeclarationErrorInEveryMode() throws {
+        for path in ShapePath.allCases {
+            do {
+                _ = try path.decode(ClashingEvent.self, #"{"kind": "a", "id": 1}"#)
+                Issue.record("\(path): decoded")
+            } catch let error as VettedError {
+                #expect(error.code == .unionKeyIsPayloadField && error.code.isRuleDeclaration, "\(path)")
+            } catch {
+                Issue.record("\(path): \(error)")
+            }
+        }
+        #expect(!VettedJSONDecoder().plansDirectDecoding(ClashingEvent.self))
     }
 
     @Test func theDeclarationCheckWalksTheFirstCase() {
