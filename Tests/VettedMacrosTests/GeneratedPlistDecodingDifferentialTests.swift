@@ -26,15 +26,9 @@ enum GenPlistCorpus {
 
     static func plist(_ value: JSONValue) -> PlistValue {
         switch value {
-        case .null: return .string("$null")
-        case .bool(let bool): return .bool(bool)
         case .string(dateMarker): return .date(date)
         case .string("AAEC"): return .data(Data([0, 1, 2]))
-        case .string(let string): return .string(string)
-        case .number(let number):
-            if let integer = try? number.int64Value { return .integer(PlistInteger(integer)) }
-            if let unsigned = try? number.uint64Value { return .integer(PlistInteger(unsigned)) }
-            return .real((try? number.doubleValue) ?? .infinity)
+        case .null, .bool, .string, .number: return ShapePath.plistScalar(value)
         case .array(let elements): return .array(elements.map(plist))
         case .object(let object):
             return .dictionary(PlistDictionary(zip(object.keys, object.values).map { PlistDictionary.Entry(key: $0, value: plist($1)) }))

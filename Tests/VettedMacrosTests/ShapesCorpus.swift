@@ -96,13 +96,23 @@ enum ShapePath: String, CaseIterable, CustomStringConvertible {
         case .array(let elements): return .array(elements.map { plist($0) })
         case .object(let object):
             return .dictionary(PlistDictionary(zip(object.keys, object.values).map { PlistDictionary.Entry(key: $0, value: plist($1, key: $0)) }))
-        case .null: return .string("$null")
+        default: return plistScalar(value)
+        }
+    }
+
+    /// A scalar as the JSON-to-plist differentials write it: `null` is Foundation's
+    /// `"$null"`, integers are integers, other numbers reals (out of range: infinity);
+    /// a container as ``plist(_:key:)`` writes it.
+    static func plistScalar(_ value: JSONValue) -> PlistValue {
+        switch value {
         case .bool(let bool): return .bool(bool)
         case .string(let string): return .string(string)
         case .number(let number):
             if let integer = try? number.int64Value { return .integer(PlistInteger(integer)) }
             if let unsigned = try? number.uint64Value { return .integer(PlistInteger(unsigned)) }
             return .real((try? number.doubleValue) ?? .infinity)
+        case .null: return .string("$null")
+        case .array, .object: return plist(value)
         }
     }
 

@@ -71,38 +71,36 @@ extension Array: DirectTopLevelArray where Element: _VettedDecodable {
 extension JSONDirectReader {
     /// The whole document as `T` (the plan's `root`, or an array of it), or a miss.
     mutating func document<T>(_ type: T.Type, root: any _VettedDecodable.Type, isArray: Bool) throws(_VettedDirectMiss) -> T {
-        let value = isArray ? try many(root, as: T.self) : try one(root, as: T.self)
-        reader.scannerState.skipWhitespace()
-        guard reader.scannerState.isAtEnd else { throw _VettedDirectMiss() }
-        return value
+        try finished(isArray ? try many(root, as: T.self) : try one(root, as: T.self))
     }
 
     /// The whole document as `T` (the plan's union, or an array of it), or a miss.
     mutating func document<T>(_ type: T.Type, union: any _VettedUnion.Type, isArray: Bool) throws(_VettedDirectMiss) -> T {
-        let value = isArray ? try manyUnions(union, as: T.self) : try oneUnion(union, as: T.self)
+        try finished(isArray ? try many(union, as: T.self) : try oneUnion(union, as: T.self))
+    }
+
+    /// `value`, once nothing but whitespace follows it.
+    private mutating func finished<T>(_ value: T) throws(_VettedDirectMiss) -> T {
         reader.scannerState.skipWhitespace()
         guard reader.scannerState.isAtEnd else { throw _VettedDirectMiss() }
         return value
     }
 
-    private mutating func oneUnion<U: _VettedUnion, T>(_ type: U.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
-        let value = try union(U.self)
+    private static func cast<Value, T>(_ value: Value, to: T.Type) throws(_VettedDirectMiss) -> T {
         do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
     }
 
-    private mutating func manyUnions<U: _VettedUnion, T>(_ type: U.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
-        let value = try elements(of: U.self)
-        do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
+    private mutating func oneUnion<U: _VettedUnion, T>(_ type: U.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
+        try Self.cast(try union(U.self), to: T.self)
     }
 
     private mutating func one<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
-        let value = try generated(G.self)
-        do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
+        try Self.cast(try generated(G.self), to: T.self)
     }
 
-    private mutating func many<G: _VettedDecodable, T>(_ type: G.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
-        let value = try elements(G.self)
-        do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
+    /// A top-level array of a `@Vetted` struct or union.
+    private mutating func many<E: _VettedArrayElement, T>(_ type: E.Type, as: T.Type) throws(_VettedDirectMiss) -> T {
+        try Self.cast(try elements(of: E.self), to: T.self)
     }
 }
 

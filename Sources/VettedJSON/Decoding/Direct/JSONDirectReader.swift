@@ -487,10 +487,6 @@ struct JSONDirectReader: _VettedArraySource {
         do { return try E.__vettedReadArray(from: &self, field: -1) } catch { throw _VettedDirectMiss() }
     }
 
-    /// A top-level array of a `@Vetted` struct, read in the struct's module.
-    mutating func elements<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> [G] {
-        do { return try G.__vettedReadArray(from: &self, field: -1) } catch { throw _VettedDirectMiss() }
-    }
 
     /// An array of a `@Vetted` struct or enum, read in the element type's module
     /// (which runs the field's rules through ``checkField(_:_:)``).
