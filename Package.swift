@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "VettedArchive", targets: ["VettedArchive"]),
         // `@Vetted` and `@Check`: the only product that builds swift-syntax.
         .library(name: "VettedMacros", targets: ["VettedMacros"]),
+        // Framework adapters: a package that uses only `Vetted` builds neither framework.
+        .library(name: "VettedHummingbird", targets: ["VettedHummingbird"]),
+        .library(name: "VettedVapor", targets: ["VettedVapor"]),
         .executable(name: "vet", targets: ["vet"]),
     ],
     dependencies: [
@@ -37,6 +40,9 @@ let package = Package(
         // against 600.0.1, 602.0.0 and 603.0.1 (each tried once); a range this wide lets
         // Vetted resolve beside other macro packages.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        // For the adapters only (VettedHummingbird, VettedVapor).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ],
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
@@ -80,6 +86,16 @@ let package = Package(
             swiftSettings: strictSettings),
         // `@Vetted` / `@Check` and what their expansions call. No core product depends on it.
         .target(name: "VettedMacros", dependencies: ["VettedMacrosPlugin", "VettedCore", "VettedRules", "VettedDecoding", "VettedJSON", "VettedPlist"], swiftSettings: strictSettings),
+        // Hummingbird 2: Vetted's decoders as its RequestDecoder, problem details, RFC 9421 middleware.
+        .target(
+            name: "VettedHummingbird",
+            dependencies: ["Vetted", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strictSettings),
+        // Vapor 4: Vetted's decoders as its ContentDecoder, problem details, RFC 9421 middleware.
+        .target(
+            name: "VettedVapor",
+            dependencies: ["Vetted", .product(name: "Vapor", package: "vapor")],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -113,6 +129,17 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
             ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "VettedHummingbirdTests",
+            dependencies: [
+                "VettedHummingbird", "VettedMacros", "VettedTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "VettedVaporTests",
+            dependencies: ["VettedVapor", "VettedMacros", "VettedTestSupport", .product(name: "VaporTesting", package: "vapor")],
             swiftSettings: strictSettings),
         // Every Swift sample in the README and the DocC articles, compiled and run.
         .testTarget(name: "DocSampleTests", dependencies: ["Vetted", "VettedMacros"], swiftSettings: strictSettings),

@@ -106,31 +106,3 @@ struct HTTPSignatureInteropTests {
         #expect(try VerificationKey(fileText: theirPublic.output).rawRepresentation == theirs.verificationKey.rawRepresentation)
     }
 }
-
-enum Interop {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let peer = root + "/scripts/interop/httpsig_peer.py"
-
-    static let pythonPeer: Bool = (try? run(["python3", "-c", "import http_message_signatures, cryptography"]).status) == 0
-    static let openssl: Bool = (try? run(["openssl", "version"]).status) == 0
-
-    static func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "vetted-interop-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// Runs a command; its standard output and error together, and its exit status.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = try readAll(pipe.fileHandleForReading)
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}

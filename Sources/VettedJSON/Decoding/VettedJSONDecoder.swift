@@ -158,6 +158,16 @@ open class VettedJSONDecoder: @unchecked Sendable {
         return try decode(type, from: SourceText(bytes), parser: Self.parser(options), options: options)
     }
 
+    /// Decodes `type` from JSON bytes with `userInfo` added to ``userInfo`` for this call only
+    /// (a framework's per-request values); the decoder itself is not changed, so it can be shared.
+    ///
+    /// - Throws: What ``decode(_:from:)-(_,[UInt8])`` throws.
+    open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], userInfo: [CodingUserInfoKey: any Sendable]) throws -> T {
+        var options = options.current
+        options.userInfo.merge(userInfo) { $1 }
+        return try decode(type, from: SourceText(bytes), parser: Self.parser(options), options: options)
+    }
+
     /// Decodes `type` from a parsed value (written out and read back: decoding
     /// always reads a tape of the bytes; of a repeated key the first counts).
     ///

@@ -92,6 +92,17 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         return try decode(type, from: SourceText(bytes), format: &format)
     }
 
+    /// Decodes `type` from a property list with `userInfo` added to ``userInfo`` for this call
+    /// only (a framework's per-request values); the decoder itself is not changed.
+    ///
+    /// - Throws: What ``decode(_:from:)-(_,[UInt8])`` throws.
+    open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], userInfo: [CodingUserInfoKey: any Sendable]) throws -> T {
+        var format = PlistParser.Format.binary
+        var options = options.current
+        options.userInfo.merge(userInfo) { $1 }
+        return try decode(type, from: SourceText(bytes), format: &format, options: options)
+    }
+
     /// Decodes `type`, and says in `format` which format the bytes were in.
     ///
     /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
@@ -109,7 +120,12 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, format: inout PlistParser.Format) throws -> T {
-        let options = options.current
+        try decode(type, from: source, format: &format, options: options.current)
+    }
+
+    private func decode<T: Decodable>(
+        _ type: T.Type, from source: SourceText, format: inout PlistParser.Format, options: Options
+    ) throws -> T {
         guard let detected = PlistParser.format(of: source) else {
             throw Self.unreadable(VettedError(.unknownPlistFormat, at: 0, in: source, message: "not a property list: expected bplist00 or XML"))
         }

@@ -1,0 +1,294 @@
+import Foundation
+public import VettedCore
+import VettedRules
+import VettedRaw
+
+/// An RFC 9457 problem details object (`application/problem+json`): what a
+/// server answers when Vetted refuses a request body, the same for every framework.
+///
+/// ```json
+/// {"type":"urn:vetted:problem:rules","title":"The body breaks the rules","status":422,
+///  "detail":"2 errors","errors":[{"pointer":"/price","path":"$.price","code":"patternMismatch",
+///  "stage":"rules","detail":"…"}]}
+/// ```
+///
+/// Each entry of ``errors`` names where (an RFC 6901 JSON Pointer and Vetted's
+/// `$`-path), what (Vetted's stable code), and which stage refused it. Its
+/// `detail` is Vetted's message: the input appears in it only as the decoder's
+/// short, escaped excerpt, never as the body itself.
+///
+/// The status follows the stage: 413 too large, 408 too slow, 415 not the media
+/// type, 401 a signature or digest that does not check out, 400 syntax and
+/// structure, 422 rules; 500 for a rule declared wrong (the server's fault).
+public struct ProblemDetails: Sendable, Hashable, Codable {
+    /// One thing wrong, where and at which stage.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// RFC 6901 JSON Pointer to the value: `/items/3/tags/1`; `""` for the whole body.
+        public var pointer: String
+        /// Vetted's path to the value: `$.items[3].tags[1]`.
+        public var path: String
+        /// Vetted's stable error code (`VettedError.Code`), such as `lengthOutOfRange`.
+        public var code: String
+        /// The stage that refused it: `input`, `syntax`, `structure`, `rules`, `declaration` (``VettedRules/FailureStage``).
+        public var stage: String
+        /// For a person; the input only as an escaped, capped excerpt.
+        public var detail: String
+
+        public init(pointer: String, path: String, code: String, stage: String, detail: String) {
+            self.pointer = pointer
+            self.path = path
+            self.code = code
+            self.stage = stage
+            self.detail = detail
+        }
+    }
+
+    /// Identifies the kind of problem (`urn:vetted:problem:rules`, …): a name, not a link.
+    public var type: String
+    public var title: String
+    /// The HTTP status code.
+    public var status: Int
+    public var detail: String
+    public var errors: [Entry]
+
+    /// `application/problem+json`.
+    public static let mediaType = "application/problem+json"
+
+    public init(type: String, title: String, status: Int, detail: String, errors: [Entry] = []) {
+        self.type = type
+        self.title = title
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+    }
+
+    /// The problem a failure of Vetted's stands for, or `nil` for an error that is not
+    /// Vetted's (a connection that closed, a framework's own error): that one is the framework's to answer.
+    ///
+    /// Reads `VettedError`, `ValidationErrors`, a `DecodingError` (Vetted's decoders
+    /// locate theirs; Foundation's are given by coding path, without their description,
+    /// which can quote the input), ``VettedRules/VettedFailure`` and ``VettedProblem``.
+    public init?(_ error: any Error) {
+        switch error {
+        case let problem as VettedProblem:
+            self = problem.details
+            return
+        case is VettedError, is ValidationErrors, is DecodingError, is VettedFailure:
+            break
+        default:
+            return nil
+        }
+        self.init(failure: VettedFailure(error))
+    }
+
+    /// The problem for a failure read by ``VettedRules/VettedFailure``.
+    init(failure: VettedFailure) {
+        let kind = Kind(failure)
+        var entries = failure.errors.map { Entry($0, stage: failure.stage) }
+        if let rules = failure.underlying as? ValidationErrors, rules.omitted > 0 {
+            entries.append(
+                Entry(
+                    pointer: "", path: "$", code: "moreErrors", stage: FailureStage.rules.rawValue,
+                    detail: "\(rules.omitted) more errors not listed"))
+        }
+        if kind == .declaration {
+            // The server's own defect: say so, without the declaration's details.
+            entries = entries.map { Entry(pointer: $0.pointer, path: $0.path, code: $0.code, stage: $0.stage, detail: "a rule of the server's is declared wrong") }
+        }
+        self.init(kind, errors: entries)
+    }
+
+    /// A problem of one of Vetted's kinds.
+    init(_ kind: Kind, errors: [Entry], detail: String? = nil) {
+        let summary: String
+        switch errors.count {
+        case 0: summary = kind.title
+        case 1: summary = errors[0].detail
+        default: summary = "\(errors.count) errors"
+        }
+        self.init(type: "urn:vetted:problem:\(kind.rawValue)", title: kind.title, status: kind.status, detail: detail ?? summary, errors: errors)
+    }
+
+    /// This problem as `application/problem+json` bytes: the members in the order RFC 9457 lists them.
+    public var json: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Every member is a string, an integer or an array of them: encoding cannot fail.
+        return (try? encoder.encode(self)).map { Array($0) } ?? Array(#"{"type":"about:blank","status":500}"#.utf8)
+    }
+
+    /// The kinds of problem Vetted answers, each with its status.
+    enum Kind: String, Sendable {
+        case tooLarge = "content-too-large"
+        case tooSlow = "request-timeout"
+        case mediaType = "unsupported-media-type"
+        case signature
+        case input
+        case syntax
+        case structure
+        case rules
+        case declaration
+        case response
+
+        init(_ failure: VettedFailure) {
+            switch failure.stage {
+            case .input:
+                let code = failure.errors.first?.code
+                switch code {
+                case .inputSizeLimitExceeded?: self = .tooLarge
+                case .deadlineExceeded?: self = .tooSlow
+                case .unsupportedMediaType?: self = .mediaType
+                case let code? where Self.signatureCodes.contains(code): self = .signature
+                default: self = .input
+                }
+            case .syntax: self = .syntax
+            case .structure: self = .structure
+            case .rules: self = .rules
+            case .declaration: self = .declaration
+            }
+        }
+
+        /// Codes of a digest or signature that does not check out: 401.
+        static let signatureCodes: Set<VettedError.Code> = [
+            .digestMismatch, .malformedDigest, .signatureMismatch, .malformedSignature, .unknownKeyID, .invalidKeyID,
+            .algorithmMismatch, .unsupportedAlgorithm, .payloadLengthMismatch, .malformedEnvelope, .missingHTTPSignature,
+            .malformedHTTPSignature, .tooManyHTTPSignatures, .tooManyCoveredComponents, .unsupportedComponent,
+            .missingComponent, .uncoveredComponent, .missingSignatureParameter, .signatureExpired,
+            .signatureNotYetValid, .unexpectedSignatureTag,
+        ]
+
+        var status: Int {
+            switch self {
+            case .tooLarge: 413
+            case .tooSlow: 408
+            case .mediaType: 415
+            case .signature: 401
+            case .input, .syntax, .structure: 400
+            case .rules: 422
+            case .declaration, .response: 500
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .tooLarge: "The body is too large"
+            case .tooSlow: "The body did not arrive in time"
+            case .mediaType: "The body is not of a media type this route reads"
+            case .signature: "The request's signature or digest does not check out"
+            case .input: "The body could not be read"
+            case .syntax: "The body is not well-formed"
+            case .structure: "The body does not have the expected shape"
+            case .rules: "The body breaks the rules"
+            case .declaration: "The server's rules are declared wrong"
+            case .response: "The server's response breaks its own rules"
+            }
+        }
+    }
+}
+
+extension ProblemDetails.Entry {
+    init(_ error: VettedError, stage: FailureStage) {
+        var detail = error.message
+        if let location = error.location {
+            detail += " (line \(location.line), column \(location.column))"
+        } else if let offset = error.offset {
+            detail += " (byte \(offset))"
+        }
+        self.init(
+            pointer: Self.pointer(error.path), path: error.path.description, code: error.code.rawValue, stage: stage.rawValue,
+            detail: detail)
+    }
+
+    /// RFC 6901: each step is `/` and the key with `~` written `~0` and `/` written `~1`.
+    static func pointer(_ path: DocumentPath) -> String {
+        var pointer = ""
+        for component in path.components {
+            pointer += "/"
+            switch component {
+            case .index(let index): pointer += String(index)
+            case .key(let key):
+                pointer += key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            }
+        }
+        return pointer
+    }
+}
+
+/// A request refused by Vetted, as the adapters throw it: the problem details to
+/// answer with, and the error as Vetted threw it (for logs and for handlers that catch it).
+///
+/// `VettedHummingbird` makes it an `HTTPResponseError`, `VettedVapor` an `AbortError`;
+/// both render ``details`` as `application/problem+json`.
+public struct VettedProblem: Error, Sendable, CustomStringConvertible {
+    public let details: ProblemDetails
+    /// The error as it was thrown (`VettedError`, `DecodingError`, `ValidationErrors`).
+    public let underlying: any Error
+
+    /// The problem for a failure of Vetted's; `nil` for any other error.
+    public init?(_ error: any Error) {
+        if let problem = error as? VettedProblem {
+            self = problem
+            return
+        }
+        guard let details = ProblemDetails(error) else { return nil }
+        self.details = details
+        self.underlying = error
+    }
+
+    /// The problem for an error of Vetted's own: a gate, a reader, a signature.
+    public init(_ error: VettedError) {
+        self.init(details: ProblemDetails(failure: VettedFailure(error)), underlying: error)
+    }
+
+    public init(details: ProblemDetails, underlying: any Error) {
+        self.details = details
+        self.underlying = underlying
+    }
+
+    /// A body of a media type the route does not read (415), without reading it.
+    public static func unsupportedMediaType(_ given: String?, expected: [String]) -> VettedProblem {
+        let error = VettedError(
+            code: .unsupportedMediaType,
+            message: "the body is \(given.map { Excerpt.escape($0) } ?? "of no declared type"); this route reads \(expected.joined(separator: " or "))")
+        return VettedProblem(
+            details: ProblemDetails(.mediaType, errors: [ProblemDetails.Entry(error, stage: .input)]), underlying: error)
+    }
+
+    /// A value the server was about to send that breaks its own rules (500): sent to
+    /// nobody, reported loudly. `error` is what decoding the encoded value back threw.
+    public static func responseBreaksRules(_ error: any Error) -> VettedProblem {
+        let failure = VettedFailure(error)
+        let entries = failure.errors.map { ProblemDetails.Entry($0, stage: failure.stage) }
+        return VettedProblem(details: ProblemDetails(.response, errors: entries), underlying: error)
+    }
+
+    public var description: String {
+        "\(details.status) \(details.title): " + details.errors.map { "\($0.path) \($0.code)" }.joined(separator: ", ")
+    }
+}
+
+extension VettedError.Code {
+    /// A request body declared as a media type the route does not read (or as none).
+    public static let unsupportedMediaType = VettedError.Code("unsupportedMediaType")
+}
+
+/// What a route reads: the media types its decoder accepts.
+public enum VettedMediaType {
+    /// Whether a `Content-Type` value names `application/json` or a `+json` type (`application/problem+json`).
+    public static func isJSON(_ contentType: String?) -> Bool {
+        guard let essence = essence(contentType) else { return false }
+        return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
+    }
+
+    /// Whether a `Content-Type` value names `application/x-plist`.
+    public static func isPropertyList(_ contentType: String?) -> Bool {
+        essence(contentType) == "application/x-plist"
+    }
+
+    /// The type and subtype, lowercased, without parameters (`charset=utf-8`).
+    static func essence(_ contentType: String?) -> String? {
+        guard let contentType, let first = contentType.split(separator: ";", omittingEmptySubsequences: false).first else { return nil }
+        let essence = first.trimmingCharacters(in: .whitespaces).lowercased()
+        return essence.isEmpty ? nil : essence
+    }
+}

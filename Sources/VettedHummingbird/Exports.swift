@@ -1,0 +1,3 @@
+// `import VettedHummingbird` brings in Vetted and Hummingbird.
+@_exported public import Hummingbird
+@_exported public import Vetted

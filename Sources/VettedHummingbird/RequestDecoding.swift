@@ -1,0 +1,87 @@
+public import Hummingbird
+import NIOCore
+public import Vetted
+
+/// A request context that says how long a request body may take to arrive.
+///
+/// Vetted's request decoders read a body within the context's `maxUploadSize`
+/// and within ``bodyTimeout``; a context that does not adopt this protocol gets
+/// ``VettedRequestBody/defaultTimeout``.
+public protocol VettedRequestContext: RequestContext {
+    /// How long a request body may take to arrive, however slowly it trickles in; later is 408.
+    var bodyTimeout: Duration { get }
+}
+
+extension VettedRequestContext {
+    public var bodyTimeout: Duration { VettedRequestBody.defaultTimeout }
+}
+
+/// How Vetted's request decoders read a Hummingbird request body: the media type
+/// first (without reading), then the declared length, then the body chunk by chunk,
+/// refused at the first chunk that passes the cap and cut off at the deadline.
+public enum VettedRequestBody {
+    /// The deadline for a body when the context does not give one: 30 seconds.
+    public static let defaultTimeout = Duration.seconds(30)
+
+    /// The body's bytes, read as described above.
+    ///
+    /// - Throws: ``Vetted/VettedProblem``: 415 for a media type `accepts` refuses, 413 past
+    ///   `min(context.maxUploadSize, maxBytes)` (declared or read), 408 past the deadline.
+    ///   Errors of the body stream itself (a connection that closed) as they are.
+    public static func read(
+        _ request: Request, context: some RequestContext, maxBytes: Int, accepts: (String?) -> Bool, expected: [String]
+    ) async throws -> [UInt8] {
+        let contentType = request.headers[.contentType]
+        guard accepts(contentType) else { throw VettedProblem.unsupportedMediaType(contentType, expected: expected) }
+        let cap = min(context.maxUploadSize, maxBytes)
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > cap {
+            throw VettedProblem(
+                VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(declared) bytes, over the limit of \(cap)"))
+        }
+        let timeout = (context as? any VettedRequestContext)?.bodyTimeout ?? defaultTimeout
+        let body = request.body
+        do {
+            return try await Deadline.run(within: timeout, expired: "the body did not all arrive within \(timeout)") {
+                try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: cap)
+            }
+        } catch let error as VettedError {
+            throw VettedProblem(error)
+        }
+    }
+
+    /// The value `decode` makes of the bytes, or the problem that refuses them.
+    static func decoding<T>(_ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch {
+            throw VettedProblem(error) ?? error
+        }
+    }
+}
+
+extension VettedJSONDecoder: RequestDecoder {
+    /// Decodes a JSON request body (`application/json` or `application/…+json`) with this
+    /// decoder's rules and limits, read through ``VettedRequestBody``.
+    ///
+    /// - Throws: ``Vetted/VettedProblem``, an `HTTPResponseError` that answers
+    ///   `application/problem+json`: 415, 413, 408 before decoding, then 400 for syntax
+    ///   and structure, 422 for rules, 500 for a rule declared wrong.
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        let bytes = try await VettedRequestBody.read(
+            request, context: context, maxBytes: limits.maxInputBytes, accepts: VettedMediaType.isJSON, expected: ["application/json"])
+        return try VettedRequestBody.decoding { try decode(type, from: bytes) }
+    }
+}
+
+extension VettedPropertyListDecoder: RequestDecoder {
+    /// Decodes an `application/x-plist` request body (binary or XML) with this decoder's
+    /// rules and limits, read through ``VettedRequestBody``.
+    ///
+    /// - Throws: ``Vetted/VettedProblem``, as ``Vetted/VettedJSONDecoder``'s request decoding does.
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        let bytes = try await VettedRequestBody.read(
+            request, context: context, maxBytes: limits.maxInputBytes, accepts: VettedMediaType.isPropertyList,
+            expected: ["application/x-plist"])
+        return try VettedRequestBody.decoding { try decode(type, from: bytes) }
+    }
+}

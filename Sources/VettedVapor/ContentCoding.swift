@@ -1,0 +1,107 @@
+public import Foundation
+public import NIOCore
+public import NIOHTTP1
+public import Vapor
+public import Vetted
+
+extension VettedJSONDecoder: ContentDecoder {
+    /// Decodes a JSON body with this decoder's rules and limits.
+    ///
+    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`): 413 past ``Vetted/VettedJSONDecoder/limits``' `maxInputBytes`, 400 syntax and structure, 422 rules.
+    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
+        try decode(decodable, from: body, headers: headers, userInfo: [:])
+    }
+
+    /// Decodes a JSON body with this decoder's rules and limits, `userInfo` added for this call
+    /// (Vapor passes it for `req.content.get(at:)` and `Validatable`). This decoder reads it:
+    /// no other decoder is made, so no path around Vetted exists.
+    ///
+    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`), as the other overload.
+    public func decode<D: Decodable>(
+        _ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders, userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws -> D {
+        let bytes = try VettedContent.bytes(of: body, maxBytes: limits.maxInputBytes)
+        return try VettedContent.decoding { try decode(decodable, from: bytes, userInfo: userInfo) }
+    }
+}
+
+extension VettedPropertyListDecoder: ContentDecoder {
+    /// Decodes a property list body (binary or XML) with this decoder's rules and limits.
+    ///
+    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`), as ``Vetted/VettedJSONDecoder``'s does.
+    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
+        try decode(decodable, from: body, headers: headers, userInfo: [:])
+    }
+
+    /// Decodes a property list body with `userInfo` added for this call.
+    ///
+    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`), as ``Vetted/VettedJSONDecoder``'s does.
+    public func decode<D: Decodable>(
+        _ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders, userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws -> D {
+        let bytes = try VettedContent.bytes(of: body, maxBytes: limits.maxInputBytes)
+        return try VettedContent.decoding { try decode(decodable, from: bytes, userInfo: userInfo) }
+    }
+}
+
+extension HTTPMediaType {
+    /// `application/x-plist`, the media type ``Vetted/VettedPropertyListDecoder`` reads.
+    public static let propertyList = HTTPMediaType(type: "application", subType: "x-plist")
+}
+
+extension ContentConfiguration {
+    /// Registers Vetted's decoders for JSON and property lists, and ``VettedContentEncoder``
+    /// for JSON responses.
+    ///
+    /// Register ``Vetted/VettedJSONDecoder`` itself, never its `asJSONDecoder` face: Vapor's
+    /// `JSONDecoder` conformance makes a fresh Foundation decoder whenever a request carries
+    /// `userInfo`, which would read the body without Vetted.
+    public mutating func useVetted(
+        json: VettedJSONDecoder, propertyList: VettedPropertyListDecoder? = nil, encoder: VettedContentEncoder? = nil
+    ) {
+        use(decoder: json, for: .json)
+        if let propertyList { use(decoder: propertyList, for: .propertyList) }
+        use(encoder: encoder ?? VettedContentEncoder(checker: json), for: .json)
+    }
+}
+
+/// A content encoder that will not send what the server's own rules refuse: it
+/// encodes as JSON, then reads the bytes back as the value's type, so every
+/// `@Vetted` rule runs on exactly what would be sent.
+///
+/// - Throws: ``Vetted/VettedProblem/responseBreaksRules(_:)`` (a 500 problem) for a value that breaks its rules.
+public struct VettedContentEncoder: ContentEncoder {
+    public let encoder: JSONEncoder
+    public let checker: VettedJSONDecoder
+
+    public init(encoder: JSONEncoder = JSONEncoder(), checker: VettedJSONDecoder = VettedJSONDecoder()) {
+        self.encoder = encoder
+        self.checker = checker
+    }
+
+    public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
+        headers.contentType = .json
+        body.writeBytes(try VettedResponseCheck.encode(encodable, with: encoder, checkedBy: checker))
+    }
+}
+
+/// What both content decoders share.
+enum VettedContent {
+    /// The body's bytes, or 413 when there are more than `maxBytes`.
+    static func bytes(of body: ByteBuffer, maxBytes: Int) throws(VettedProblem) -> [UInt8] {
+        guard body.readableBytes <= maxBytes else {
+            throw VettedProblem(
+                VettedError(code: .inputSizeLimitExceeded, message: "the body is \(body.readableBytes) bytes, over the limit of \(maxBytes)"))
+        }
+        return Array(body.readableBytesView)
+    }
+
+    /// The value `decode` makes, or the problem that refuses it.
+    static func decoding<T>(_ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch {
+            throw VettedProblem(error) ?? error
+        }
+    }
+}
