@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""A client that misbehaves on purpose, for the adapters' tests: it sends a
+request's body slowly, or only part of it, and prints the server's answer.
+
+    raw_http.py PORT PATH CONTENT_TYPE trickle COUNT DELAY   # COUNT one-byte chunks, DELAY s apart
+    raw_http.py PORT PATH CONTENT_TYPE over BYTES            # BYTES in one chunk, and the body never ends
+    raw_http.py PORT PATH CONTENT_TYPE declared LENGTH       # Content-Length LENGTH, and no byte sent
+
+It stops sending as soon as the server answers, and prints the status code on
+the first line, then the response body. Exit 2 when no answer came in 20 s.
+"""
+import select
+import socket
+import sys
+import time
+
+
+def main(argv):
+    port, path, content_type, mode = int(argv[0]), argv[1], argv[2], argv[3]
+    sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {content_type}\r\n"
+    if mode == "declared":
+        sock.sendall((head + f"Content-Length: {argv[4]}\r\n\r\n").encode())
+    else:
+        sock.sendall((head + "Transfer-Encoding: chunked\r\n\r\n").encode())
+        if mode == "over":
+            size = int(argv[4])
+            sock.sendall(f"{size:x}\r\n".encode() + b" " * size + b"\r\n")
+        else:
+            count, delay = int(argv[4]), float(argv[5])
+            for _ in range(count):
+                if select.select([sock], [], [], delay)[0]:
+                    break  # the server answered
+                try:
+                    sock.sendall(b"1\r\n \r\n")
+                except OSError:
+                    break
+    answer = b""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if not select.select([sock], [], [], 0.5)[0]:
+            if answer and b"\r\n\r\n" in answer and complete(answer):
+                break
+            continue
+        try:
+            chunk = sock.recv(65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        answer += chunk
+        if complete(answer):
+            break
+    if not answer:
+        print("no answer")
+        sys.exit(2)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    print(head.split(b" ")[1].decode())
+    sys.stdout.write(body.decode("utf-8", "replace"))
+
+
+def complete(answer):
+    head, sep, body = answer.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value.strip())
+    return False
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
