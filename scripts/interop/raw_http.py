@@ -4,7 +4,7 @@ request's body slowly, or only part of it, and prints the server's answer.
 
     raw_http.py PORT PATH CONTENT_TYPE trickle COUNT DELAY   # COUNT one-byte chunks, DELAY s apart
     raw_http.py PORT PATH CONTENT_TYPE over BYTES            # BYTES in one chunk, and the body never ends
-    raw_http.py PORT PATH CONTENT_TYPE declared LENGTH       # Content-Length LENGTH, and no byte sent
+    raw_http.py PORT PATH CONTENT_TYPE declared LENGTH [N]   # Content-Length LENGTH, and only N bytes sent (0)
 
 It stops sending as soon as the server answers, and prints the status code on
 the first line, then the response body. Exit 2 when no answer came in 20 s.
@@ -20,7 +20,8 @@ def main(argv):
     sock = socket.create_connection(("127.0.0.1", port), timeout=20)
     head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {content_type}\r\n"
     if mode == "declared":
-        sock.sendall((head + f"Content-Length: {argv[4]}\r\n\r\n").encode())
+        sent = int(argv[5]) if len(argv) > 5 else 0
+        sock.sendall((head + f"Content-Length: {argv[4]}\r\n\r\n").encode() + b" " * sent)
     else:
         sock.sendall((head + "Transfer-Encoding: chunked\r\n\r\n").encode())
         if mode == "over":

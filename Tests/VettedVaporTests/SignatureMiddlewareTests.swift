@@ -1,0 +1,70 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import Testing
+import VaporTesting
+import VettedTestSupport
+import VettedVapor
+
+/// RFC 9421 at the door of a Vapor app, with PyPI's `http-message-signatures` as the other side.
+@Suite(.enabled(if: Interop.pythonPeer, "needs python3 with `pip install http-message-signatures`"))
+struct VaporSignatureTests {
+    @Test func thePeersSignedRequestReachesTheRouteAndItsSignedAnswerVerifies() async throws {
+        let folder = try Interop.folder()
+        let peerKey = SigningKey.generate(.p256)
+        try peerKey.writeKeyFiles(privateKeyPath: folder + "/p.key.pem", publicKeyPath: folder + "/p.pub.pem", format: .pem)
+        let trusted = try TrustedKeys([VerificationKey(pemRepresentation: String(contentsOfFile: folder + "/p.pub.pem", encoding: .utf8), keyID: KeyID("peer"))])
+        let serverKey = SigningKey.generate(.ed25519)
+        try serverKey.writeKeyFiles(privateKeyPath: folder + "/s.key.pem", publicKeyPath: folder + "/s.pub.pem", format: .pem)
+        let signed = try Interop.run(["python3", Interop.peer, "sign", folder + "/p.key.pem", "peer", "request"])
+        #expect(signed.status == 0, "\(signed.output)")
+        let request = try HTTPMessage.parse(Array(signed.output.utf8))
+        let handled = Mutex(0)
+
+        try await withApp { app in
+            app.middleware.use(SignResponseMiddleware(HTTPResponseSigning(key: serverKey, tag: "junk")))
+            app.middleware.use(
+                VerifyHTTPSignatureMiddleware(
+                    HTTPRequestVerification(
+                        trusting: trusted, policy: HTTPSignaturePolicy(requiring: [.method, .authority, .path, .query, .field("content-type")]),
+                        origin: "https://junk.example")))
+            app.post("listings") { _ async throws -> Response in
+                handled.withLock { $0 += 1 }
+                return Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"ok":true}"#))
+            }
+            let tester = try app.testing()
+
+            let answer = try await send(request, tester)
+            #expect(answer.start == .response(status: 200))
+            let path = folder + "/answer.http"
+            try Data(answer.wireBytes).write(to: URL(fileURLWithPath: path))
+            let verified = try Interop.run(
+                ["python3", Interop.peer, "verify", folder + "/s.pub.pem", serverKey.keyID.rawValue, path, "@status", "content-type", "content-digest"])
+            #expect(verified.status == 0 && verified.output.hasPrefix("verified sig1 by \(serverKey.keyID)"), "\(verified.output)")
+
+            var tampered = request
+            tampered.body[0] ^= 1
+            let refused = try await send(tampered, tester)
+            #expect(refused.start == .response(status: 401))
+            let details = try VettedJSONDecoder().decode(ProblemDetails.self, from: refused.body)
+            #expect(details.errors.map { "\($0.stage) \($0.code)" } == ["input digestMismatch"])
+            let keys = try TrustedKeys([serverKey.verificationKey])
+            #expect(try HTTPSignatures.verify(refused, trusting: keys, policy: .response(expectedTag: "junk")).keyID == serverKey.keyID)
+        }
+        #expect(handled.withLock { $0 } == 1)
+    }
+
+    func send(_ message: HTTPMessage, _ tester: any TestingApplicationTester) async throws -> HTTPMessage {
+        guard case .request(_, let target) = message.start, let uri = URLComponents(string: target) else {
+            throw VettedError(code: .malformedHTTPMessage, message: "not a request")
+        }
+        var headers = HTTPHeaders()
+        for field in message.fields where field.name.lowercased() != "host" { headers.add(name: field.name, value: field.value) }
+        let path = uri.percentEncodedPath + (uri.percentEncodedQuery.map { "?" + $0 } ?? "")
+        let response = try await tester.sendRequest(.POST, path, headers: headers, body: ByteBuffer(bytes: message.body))
+        return HTTPMessage(
+            status: Int(response.status.code), fields: response.headers.map { HTTPMessage.Field(name: $0.name, value: $0.value) },
+            body: Array(response.body.readableBytesView))
+    }
+}
