@@ -1,4 +1,5 @@
 import Foundation
+import VettedJSON
 public import VettedCore
 import VettedRules
 import VettedRaw
@@ -85,6 +86,10 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
     init(failure: VettedFailure) {
         let kind = Kind(failure)
         var entries = failure.errors.map { Entry($0, stage: failure.stage) }
+        if let decoding = failure.underlying as? DecodingError, decoding.vettedError == nil {
+            // Not from a Vetted decoder: its description can quote the input, so it is not used.
+            entries = entries.map { Entry(pointer: $0.pointer, path: $0.path, code: $0.code, stage: $0.stage, detail: Self.plainDetail($0.code)) }
+        }
         if let rules = failure.underlying as? ValidationErrors, rules.omitted > 0 {
             entries.append(
                 Entry(
@@ -96,6 +101,16 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
             entries = entries.map { Entry(pointer: $0.pointer, path: $0.path, code: $0.code, stage: $0.stage, detail: "a rule of the server's is declared wrong") }
         }
         self.init(kind, errors: entries)
+    }
+
+    /// What a `DecodingError` of this code means, in words that quote nothing.
+    static func plainDetail(_ code: String) -> String {
+        switch VettedError.Code(code) {
+        case .typeMismatch: "the value is not of the expected type"
+        case .valueNotFound: "null where a value is required"
+        case .keyNotFound: "a required key is missing"
+        default: "not a valid value here"
+        }
     }
 
     /// A problem of one of Vetted's kinds.
@@ -111,10 +126,20 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
 
     /// This problem as `application/problem+json` bytes: the members in the order RFC 9457 lists them.
     public var json: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        // Every member is a string, an integer or an array of them: encoding cannot fail.
-        return (try? encoder.encode(self)).map { Array($0) } ?? Array(#"{"type":"about:blank","status":500}"#.utf8)
+        func object(_ members: [(String, JSONValue)]) -> JSONValue {
+            .object(JSONObject(members.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+        }
+        let errors = errors.map { entry in
+            object([
+                ("pointer", .string(entry.pointer)), ("path", .string(entry.path)), ("code", .string(entry.code)),
+                ("stage", .string(entry.stage)), ("detail", .string(entry.detail)),
+            ])
+        }
+        return JSONWriter().bytes(
+            object([
+                ("type", .string(type)), ("title", .string(title)), ("status", .number(JSONNumber(status))),
+                ("detail", .string(detail)), ("errors", .array(errors)),
+            ]))
     }
 
     /// The kinds of problem Vetted answers, each with its status.
