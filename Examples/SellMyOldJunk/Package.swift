@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "VettedCore", package: "Vetted"), .product(name: "VettedRules", package: "Vetted"),
                 .product(name: "VettedJSON", package: "Vetted"), .product(name: "VettedArchive", package: "Vetted"),
                 .product(name: "VettedMacros", package: "Vetted"), .product(name: "VettedRaw", package: "Vetted"),
+                .product(name: "Vetted", package: "Vetted"),
             ],
             swiftSettings: strictSettings),
         // The listings server: Hummingbird routes, GRDB storage, signed responses.
@@ -44,6 +45,7 @@ let package = Package(
             dependencies: [
                 "JunkModel",
                 .product(name: "Vetted", package: "Vetted"),
+                .product(name: "VettedHummingbird", package: "Vetted"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -116,7 +116,7 @@ public struct ListingsClient: Sendable {
     }
 
     /// `POST /listings` with any body. The answer is verified like any
-    /// response (size, digest, signature) before its problem report is read.
+    /// response (size, digest, signature) before its problem details (RFC 9457) are read.
     public func post(body: [UInt8], path: String = "/listings") async throws -> (status: Int, problems: [Problem]) {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = .POST
@@ -126,10 +126,11 @@ public struct ListingsClient: Sendable {
             let response = try await http.execute(request, timeout: timeout)
             return (Int(response.status.code), try await verify(response, maximumBytes: 256 * 1024))
         }
+        if (200..<300).contains(status) { return (status, []) }
         do {
             let decoder = VettedJSONDecoder()
             decoder.limits = Limits(maxInputBytes: 256 * 1024, maxDepth: 4)
-            return (status, try decoder.decode(ProblemReport.self, from: verified.bytes).errors)
+            return (status, try decoder.decode(ProblemDetails.self, from: verified.bytes).errors.map(Problem.init))
         } catch {
             throw ListingsRejected(Problem.all(in: error, direct: .format))
         }

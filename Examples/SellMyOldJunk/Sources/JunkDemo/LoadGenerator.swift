@@ -113,6 +113,7 @@ public enum LoadGenerator {
         var expectedStatus: UInt {
             switch self {
             case .oversizeDeclared, .oversizeStreamed: 413
+            // `invalid` breaks rules, but its `"sold":"no"` is of the wrong type: a structure error, 400.
             case .malformed, .invalid: 400
             }
         }

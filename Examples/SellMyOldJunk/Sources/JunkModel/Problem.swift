@@ -1,4 +1,5 @@
 import Foundation
+public import Vetted
 public import VettedCore
 import VettedJSON
 
@@ -99,8 +100,17 @@ public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The body of a 4xx answer from the server.
-public struct ProblemReport: Codable, Sendable, Hashable {
-    public var errors: [Problem]
-    public init(errors: [Problem]) { self.errors = errors }
+extension Problem {
+    /// One entry of the server's RFC 9457 problem details, in the talk's stages:
+    /// Vetted's `input` is the raw stage, `syntax` the format's, `structure` and `rules` the primitive values'.
+    public init(_ entry: ProblemDetails.Entry) {
+        let stage: Stage =
+            switch entry.stage {
+            case "input": .raw
+            case "syntax": .format
+            case "structure", "rules", "declaration": .primitive
+            default: Stage(rawValue: entry.stage) ?? .primitive
+            }
+        self.init(stage: stage, path: entry.path, code: entry.code, message: entry.detail)
+    }
 }

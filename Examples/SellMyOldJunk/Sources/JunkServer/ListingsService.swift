@@ -1,9 +1,10 @@
-public import Foundation
+import Foundation
 public import Hummingbird
 import HTTPTypes
 public import JunkModel
 import Synchronization
 public import Vetted
+public import VettedHummingbird
 
 /// The routes of the listings server.
 ///
@@ -17,8 +18,9 @@ public import Vetted
 ///   it never signs a listing the client would refuse.
 /// - `POST /listings`: one listing, checked with the same rules as the client.
 ///   More than ``ListingsAPI/maximumPostBytes`` → 413 (from `Content-Length`
-///   before reading, or at the cap while reading); invalid → 400 with each
-///   error's path and code, never the payload; an id in use → 409; else 201.
+///   before reading, or at the cap while reading); not JSON → 415; malformed → 400;
+///   breaking a rule → 422; each as an RFC 9457 problem with each error's path and
+///   code, never the payload; an id in use → 409; else 201.
 public final class ListingsService: Sendable {
     public let store: ListingsStore
     public let identity: ServerIdentity
@@ -103,8 +105,8 @@ public final class ListingsService: Sendable {
     }
 
     /// A response with `Content-Type`, `Content-Digest` and the server's RFC 9421 signature.
-    func sign(status: Int, _ body: [UInt8], tamper: SignatureTamper? = nil) throws -> HTTPMessage {
-        var message = HTTPMessage(status: status, fields: [.init(name: "Content-Type", value: "application/json")], body: body)
+    func sign(status: Int, _ body: [UInt8], tamper: SignatureTamper? = nil, contentType: String = "application/json") throws -> HTTPMessage {
+        var message = HTTPMessage(status: status, fields: [.init(name: "Content-Type", value: contentType)], body: body)
         message.setContentDigest(.sha256)
         var created = Date()
         var key = identity.signingKey
@@ -155,34 +157,39 @@ public final class ListingsService: Sendable {
         return try sign(status: 200, body)
     }
 
-    /// Routes for `GET /listings`, `POST /listings` and `GET /events`.
+    /// Routes for `GET /listings`, `POST /listings`, `POST /listings/{id}/price` and `GET /events`.
+    ///
+    /// Request bodies are read by VettedHummingbird: ``ListingsRequestContext`` gives
+    /// Vetted's decoder, the cap and the deadline, and every refusal is a problem
+    /// (RFC 9457) that ``SignedProblems`` signs like any other response.
     public func router() -> Router<ListingsRequestContext> {
         let router = Router(context: ListingsRequestContext.self)
+        router.add(middleware: SignedProblems(service: self))
         router.get("listings") { request, _ -> Response in
-            await self.getListings(request)
+            try await self.getListings(request)
         }
         router.get("events") { _, _ -> Response in
             do {
                 return self.response(try await self.signedEvents())
             } catch {
-                return self.problems(
-                    .internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the events could not be read")])
+                throw Self.storeUnavailable("the events could not be read")
             }
         }
         router.post("listings") { request, context -> Response in
-            await self.postListing(request, context: context)
+            try await self.postListing(try await request.decode(as: Listing.self, context: context))
         }
         router.post("listings/:id/price") { request, context -> Response in
-            await self.postPrice(request, context: context)
+            guard let id = context.parameters.get("id", as: Int.self) else { throw Self.noSuchListing }
+            return try await self.postPrice(id: id, try await request.decode(as: PriceUpdate.self, context: context))
         }
         return router
     }
 
-    private func getListings(_ request: Request) async -> Response {
+    private func getListings(_ request: Request) async throws -> Response {
         var tag: Listing.Tag?
         if let raw = request.uri.queryParameters.get("tag") {
             guard let known = Listing.Tag(rawValue: raw) else {
-                return problems(.badRequest, [Problem(stage: .request, path: "tag", code: "unknownTag", message: "not one of the listing tags")])
+                throw Self.problem(400, "unknown-tag", "Not one of the listing tags", Entry(pointer: "", path: "tag", code: "unknownTag", stage: "request", detail: "not one of the listing tags"))
             }
             tag = known
         }
@@ -191,51 +198,7 @@ public final class ListingsService: Sendable {
             if case .trickle? = tamper.withLock({ $0?.point }) { return trickled(message) }
             return response(message)
         } catch {
-            return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the listings could not be read")])
-        }
-    }
-
-    /// A request body decoded as `T`, or the response that refuses it.
-    private enum Body<T> {
-        case value(T)
-        case refused(Response)
-    }
-
-    /// The body of a POST as `T`: JSON only (any other media type is not read), at most
-    /// ``ListingsAPI/maximumPostBytes``, within ``bodyTimeout``, decoded with the talk's rules.
-    private func body<T: Decodable & Sendable>(_ type: T.Type, of request: Request, context: ListingsRequestContext) async -> Body<T> {
-        // JSON only: a body declared as anything else is not read at all.
-        let contentType = request.headers[.contentType] ?? ""
-        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard mediaType == "application/json" else {
-            return .refused(
-                problems(
-                    .unsupportedMediaType,
-                    [Problem(stage: .request, path: "$", code: "unsupportedMediaType", message: "the body must be application/json")]))
-        }
-        let limit = ListingsAPI.maximumPostBytes
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            return .refused(tooLarge(limit))
-        }
-        do {
-            // Hummingbird's own request decoding, with the context's JSONDecoder: Vetted's
-            // decoder behind `asJSONDecoder`. (Not `request.decode(as:)`, which turns a
-            // DecodingError into a bare message and would lose each problem's path and code.)
-            // The whole body within `bodyTimeout`: a sender that trickles it is cut off (408).
-            let timeout = bodyTimeout
-            return .value(
-                try await Deadline.run(within: timeout, expired: "the body did not arrive within \(timeout)") {
-                    try await context.requestDecoder.decode(T.self, from: request, context: context)
-                })
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {  // NIOTooManyBytesError, from collect(upTo:)
-            return .refused(tooLarge(limit))
-        } catch let error as VettedError where error.code == .deadlineExceeded {
-            return .refused(
-                problems(
-                    .requestTimeout,
-                    [Problem(stage: .raw, path: "$", code: "deadlineExceeded", message: "the body did not arrive within \(bodyTimeout)")]))
-        } catch {
-            return .refused(problems(.badRequest, Problem.all(in: error)))
+            throw Self.storeUnavailable("the listings could not be read")
         }
     }
 
@@ -247,43 +210,32 @@ public final class ListingsService: Sendable {
         }
     }
 
-    private func postListing(_ request: Request, context: ListingsRequestContext) async -> Response {
-        let listing: Listing
-        switch await body(Listing.self, of: request, context: context) {
-        case .value(let value): listing = value
-        case .refused(let response): return response
-        }
+    private func postListing(_ listing: Listing) async throws -> Response {
+        let added: Bool
         do {
-            guard try await store.add(listing) else {
-                return problems(.conflict, [Problem(stage: .store, path: "$.id", code: "idInUse", message: "a listing with this id exists")])
-            }
+            added = try await store.add(listing)
         } catch {
-            return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the listing could not be saved")])
+            throw Self.storeUnavailable("the listing could not be saved")
+        }
+        guard added else {
+            throw Self.problem(409, "id-in-use", "A listing with this id exists", Entry(pointer: "/id", path: "$.id", code: "idInUse", stage: "store", detail: "a listing with this id exists"))
         }
         invalidateCache()
-        return problems(.created, [])
+        return try signedResponse(status: 201, Array("{}".utf8))
     }
 
     /// `POST /listings/{id}/price` with `{"price": "…"}`: the listing's new price, recorded
-    /// for the event feed. 200; no such listing → 404; a price the rules refuse → 400.
-    private func postPrice(_ request: Request, context: ListingsRequestContext) async -> Response {
-        guard let id = context.parameters.get("id", as: Int.self) else {
-            return problems(.notFound, [Problem(stage: .request, path: "id", code: "noSuchListing", message: "no listing has this id")])
-        }
-        let update: PriceUpdate
-        switch await body(PriceUpdate.self, of: request, context: context) {
-        case .value(let value): update = value
-        case .refused(let response): return response
-        }
+    /// for the event feed. 200; no such listing → 404; a price the rules refuse → 422.
+    private func postPrice(id: Int, _ update: PriceUpdate) async throws -> Response {
+        let changed: Bool
         do {
-            guard try await store.changePrice(id: id, to: update.price, at: Date()) else {
-                return problems(.notFound, [Problem(stage: .request, path: "id", code: "noSuchListing", message: "no listing has this id")])
-            }
+            changed = try await store.changePrice(id: id, to: update.price, at: Date())
         } catch {
-            return problems(.internalServerError, [Problem(stage: .store, path: "$", code: "storeUnavailable", message: "the price could not be saved")])
+            throw Self.storeUnavailable("the price could not be saved")
         }
+        guard changed else { throw Self.noSuchListing }
         invalidateCache()
-        return problems(.ok, [])
+        return try signedResponse(status: 200, Array("{}".utf8))
     }
 
     /// How long a `POST` body may take to arrive, however slowly it trickles in.
@@ -292,17 +244,31 @@ public final class ListingsService: Sendable {
     public func setBodyTimeout(_ timeout: Duration) { bodyTimeoutSetting.withLock { $0 = timeout } }
     private let bodyTimeoutSetting = Mutex<Duration>(.seconds(10))
 
-    private func tooLarge(_ limit: Int) -> Response {
-        problems(.contentTooLarge, [Problem(stage: .raw, path: "$", code: "inputSizeLimitExceeded", message: "the body is over \(limit) bytes")])
+    typealias Entry = ProblemDetails.Entry
+
+    /// A problem of the app's own (not Vetted's): a stale id, storage that failed.
+    static func problem(_ status: Int, _ kind: String, _ title: String, _ entry: Entry) -> VettedProblem {
+        let details = ProblemDetails(type: "urn:junk:problem:\(kind)", title: title, status: status, detail: entry.detail, errors: [entry])
+        return VettedProblem(details: details, underlying: VettedError(code: VettedError.Code(entry.code), message: entry.detail))
     }
 
-    /// A problem report (empty for 201), signed like every response.
-    private func problems(_ status: HTTPResponse.Status, _ problems: [Problem]) -> Response {
-        let body = (try? Self.encoder.encode(ProblemReport(errors: problems))).map { Array($0) } ?? Array("{\"errors\":[]}".utf8)
-        guard let signed = try? sign(status: Int(status.code), body) else {
-            return Response(status: .internalServerError, headers: [.contentType: "application/json"])
+    static let noSuchListing = problem(404, "no-such-listing", "No listing has this id", Entry(pointer: "", path: "id", code: "noSuchListing", stage: "request", detail: "no listing has this id"))
+
+    static func storeUnavailable(_ detail: String) -> VettedProblem {
+        problem(500, "store-unavailable", "The store is unavailable", Entry(pointer: "", path: "$", code: "storeUnavailable", stage: "store", detail: detail))
+    }
+
+    /// A signed response with a JSON body.
+    func signedResponse(status: Int, _ body: [UInt8], contentType: String = "application/json") throws -> Response {
+        response(try sign(status: status, body, contentType: contentType))
+    }
+
+    /// A problem as a signed `application/problem+json` response (unsigned, bare 500 if signing fails).
+    func signedProblem(_ details: ProblemDetails) -> Response {
+        guard let signed = try? signedResponse(status: details.status, details.json, contentType: ProblemDetails.mediaType) else {
+            return Response(status: .internalServerError)
         }
-        return response(signed)
+        return signed
     }
 
     /// For the tamper tour: `message` with its body sent a byte at a time, one every 100 ms.
@@ -339,18 +305,39 @@ public final class ListingsService: Sendable {
     static let decoder = ListingsAPI.makeDecoder()
 }
 
-/// The server's request context: Hummingbird decodes request bodies with
-/// ``requestDecoder``, here the talk's rules and limits (``ListingsAPI/makeDecoder(maximumProblems:)``)
-/// behind Vetted's `asJSONDecoder`, and collects at most ``ListingsAPI/maximumPostBytes`` of a body.
-public struct ListingsRequestContext: RequestContext {
+/// The server's request context: VettedHummingbird reads request bodies with
+/// ``requestDecoder`` (the talk's rules and limits, ``ListingsAPI/makeDecoder(maximumProblems:)``),
+/// at most ``ListingsAPI/maximumPostBytes`` of them, within ``bodyTimeout``.
+public struct ListingsRequestContext: VettedRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// Set for each request from ``ListingsService/bodyTimeout`` (by ``SignedProblems``).
+    public var bodyTimeout: Duration = .seconds(10)
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
     }
 
-    public var requestDecoder: JSONDecoder { Self.decoder }
+    public var requestDecoder: VettedJSONDecoder { Self.decoder }
     public var maxUploadSize: Int { ListingsAPI.maximumPostBytes }
 
-    static let decoder = ListingsService.decoder.asJSONDecoder
+    static let decoder = ListingsService.decoder
+}
+
+/// Gives each request the service's body deadline, and answers every problem
+/// (Vetted's refusals and the app's own) as a signed `application/problem+json` response.
+struct SignedProblems: RouterMiddleware {
+    let service: ListingsService
+
+    func handle(
+        _ request: Request, context: ListingsRequestContext, next: (Request, ListingsRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.bodyTimeout = service.bodyTimeout
+        do {
+            return try await next(request, context)
+        } catch {
+            guard let problem = VettedProblem(error) else { throw error }
+            return service.signedProblem(problem.details)
+        }
+    }
 }

@@ -40,7 +40,7 @@ import Vetted
             let listing = try #require(Listing.samples.first { !$0.sold })
             #expect(try await client.changePrice(of: listing.id, to: "7.50").status == 200)
             let refused = try await client.changePrice(of: listing.id, to: "7.5.0")
-            #expect(refused.status == 400 && refused.problems.map { "\($0.path) \($0.code)" } == ["$.price patternMismatch"])
+            #expect(refused.status == 422 && refused.problems.map { "\($0.path) \($0.code)" } == ["$.price patternMismatch"])
             #expect(try await client.changePrice(of: 999_999, to: "1.00").status == 404)
             let after = try await client.events()
             #expect(after.count == events.count + 1)
@@ -136,7 +136,7 @@ import Vetted
             listing.tags = []
             listing.id = 78
             let (status, problems) = try await client.add(listing)
-            #expect(status == 400)
+            #expect(status == 422)
             #expect(problems.map { "\($0.path) \($0.code)" } == ["$.tags empty"])
             #expect(try await client.listings().listings.map(\.id) == [1, 2, 3, 4, 5, 6, 77])
         }
@@ -179,8 +179,8 @@ import Vetted
             var body = ByteBuffer()
             for try await part in response.body { body.writeImmutableBuffer(part) }
             #expect(response.status.code == 408)
-            let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(body.readableBytesView))
-            #expect(report.errors.map { "\($0.stage) \($0.path) \($0.code)" } == ["raw $ deadlineExceeded"])
+            let report = try VettedJSONDecoder().decode(ProblemDetails.self, from: Array(body.readableBytesView))
+            #expect(report.errors.map { "\($0.stage) \($0.path) \($0.code)" } == ["input $ deadlineExceeded"])
             try await http.shutdown()
             #expect(try await client.listings().listings.count == 6)
         }

@@ -75,13 +75,19 @@ import Vetted
             }
             try await client.execute(uri: "/listings?tag=guitars", method: .get) { response in
                 #expect(response.status == .badRequest)
-                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                let report = try Self.problem(response)
                 #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["request unknownTag"])
             }
         }
     }
 
     static let json: HTTPFields = [.contentType: "application/json"]
+
+    /// A refusal's RFC 9457 problem details.
+    static func problem(_ response: TestResponse) throws -> ProblemDetails {
+        #expect(response.headers[.contentType] == ProblemDetails.mediaType)
+        return try VettedJSONDecoder().decode(ProblemDetails.self, from: Array(response.body.readableBytesView))
+    }
 
     @Test func postAddsAValidListingOnceThenRefusesItsId() async throws {
         try await app.test(.router) { client in
@@ -90,8 +96,9 @@ import Vetted
             }
             try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: try Self.encoded(Self.newListing)) { response in
                 #expect(response.status == .conflict)
-                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
-                #expect(report.errors == [Problem(stage: .store, path: "$.id", code: "idInUse", message: "a listing with this id exists")])
+                let report = try Self.problem(response)
+                #expect(report.errors == [ProblemDetails.Entry(pointer: "/id", path: "$.id", code: "idInUse", stage: "store", detail: "a listing with this id exists")])
+                #expect(report.type == "urn:junk:problem:id-in-use" && report.status == 409)
             }
             try await client.execute(uri: "/listings?tag=vintage", method: .get) { response in
                 let decoder = VettedJSONDecoder()
@@ -110,14 +117,15 @@ import Vetted
             """
         try await app.test(.router) { client in
             try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: ByteBuffer(string: body)) { response in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .unprocessableContent)
                 let text = String(buffer: response.body)
                 #expect(!text.contains(marker))
-                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                let report = try Self.problem(response)
                 #expect(report.errors.map { "\($0.path) \($0.code)" } == [
                     "$.id outOfRange", "$.name empty", "$.price patternMismatch", "$.url hostNotAllowed", "$.last_updated relationViolated",
                 ])
-                #expect(report.errors.allSatisfy { $0.stage == .primitive })
+                #expect(report.errors.allSatisfy { $0.stage == "rules" })
+                #expect(report.errors.map(\.pointer) == ["/id", "/name", "/price", "/url", "/last_updated"])
             }
         }
     }
@@ -126,12 +134,12 @@ import Vetted
         try await app.test(.router) { client in
             try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: ByteBuffer(string: "{\"id\": 1,,}")) { response in
                 #expect(response.status == .badRequest)
-                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                let report = try Self.problem(response)
                 let problem = try #require(report.errors.first)
                 #expect(report.errors.count == 1)
-                #expect(problem.stage == .format)
+                #expect(problem.stage == "syntax")
                 #expect(problem.code == "expectedKey")
-                #expect(problem.message.hasSuffix("(line 1, column 10)"))
+                #expect(problem.detail.hasSuffix("(line 1, column 10)"))
             }
         }
     }
@@ -142,8 +150,8 @@ import Vetted
             for headers: HTTPFields in [[:], [.contentType: "text/plain"], [.contentType: "application/jsonx"]] {
                 try await client.execute(uri: "/listings", method: .post, headers: headers, body: try Self.encoded(Self.newListing)) { response in
                     #expect(response.status == .unsupportedMediaType)
-                    let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
-                    #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["request unsupportedMediaType"])
+                    let report = try Self.problem(response)
+                    #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["input unsupportedMediaType"])
                 }
             }
             let charset: HTTPFields = [.contentType: "Application/JSON; charset=utf-8"]
@@ -162,8 +170,8 @@ import Vetted
                 let verified = try HTTPSignatures.verify(
                     Self.message(response), trusting: TrustedKeys([service.identity.publicKey]), policy: ListingsAPI.signaturePolicy)
                 #expect(verified.keyID == service.identity.publicKey.keyID && verified.coveredComponents.first == .status)
-                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
-                #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["raw inputSizeLimitExceeded"])
+                let report = try Self.problem(response)
+                #expect(report.errors.map { "\($0.stage) \($0.code)" } == ["input inputSizeLimitExceeded"])
             }
         }
     }
@@ -181,7 +189,7 @@ import Vetted
         try await Application(router: broken.router()).test(.router) { client in
             try await client.execute(uri: "/listings", method: .get) { response in
                 #expect(response.status == .internalServerError)
-                let report = try VettedJSONDecoder().decode(ProblemReport.self, from: Array(response.body.readableBytesView))
+                let report = try Self.problem(response)
                 #expect(report.errors.map(\.code) == ["storeUnavailable"])
             }
         }
