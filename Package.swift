@@ -43,6 +43,8 @@ let package = Package(
         // For the adapters only (VettedHummingbird, VettedVapor).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        // Both frameworks' own; the Hummingbird adapter times request bodies on NIO's event loops.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
@@ -89,7 +91,10 @@ let package = Package(
         // Hummingbird 2: Vetted's decoders as its RequestDecoder, problem details, RFC 9421 middleware.
         .target(
             name: "VettedHummingbird",
-            dependencies: ["Vetted", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "Vetted", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings),
         // Vapor 4: Vetted's decoders as its ContentDecoder, problem details, RFC 9421 middleware.
         .target(

@@ -41,6 +41,16 @@ let package = Package(
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         // package-benchmark suites: `swift package benchmark` (wall clock, instructions, allocations).
+        // The server `scripts/adapter-load.sh` loads with wrk: Hummingbird's default decoding beside VettedHummingbird.
+        .executableTarget(
+            name: "adapter-server",
+            dependencies: [
+                .product(name: "Vetted", package: vetted),
+                .product(name: "VettedHummingbird", package: vetted),
+                .product(name: "VettedMacros", package: vetted),
+            ],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
         .executableTarget(
             name: "JSONBenchmarks",
             dependencies: [

@@ -1,5 +1,7 @@
 public import Hummingbird
 import NIOCore
+import NIOPosix
+import VettedCore
 public import Vetted
 
 /// A request context that says how long a request body may take to arrive.
@@ -41,11 +43,30 @@ public enum VettedRequestBody {
         let timeout = (context as? any VettedRequestContext)?.bodyTimeout ?? defaultTimeout
         let body = request.body
         do {
-            return try await Deadline.run(within: timeout, expired: "the body did not all arrive within \(timeout)") {
-                try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: cap)
-            }
+            return try await read(body, maxBytes: cap, within: timeout)
         } catch let error as VettedError {
             throw VettedProblem(error)
+        }
+    }
+
+    /// The body, read in a task of its own that a timer on one of NIO's event loops
+    /// cancels at the deadline. (A task group with a sleeping task, as `Deadline.run`
+    /// does, cost about a third of the requests a server answers each second.)
+    static func read(_ body: RequestBody, maxBytes: Int, within timeout: Duration) async throws -> [UInt8] {
+        let reading = Task { try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: maxBytes) }
+        let expired = Locked(false)
+        let nanoseconds = Int64(clamping: timeout.components.seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let delay = TimeAmount.nanoseconds(nanoseconds.overflow ? .max : nanoseconds.partialValue &+ timeout.components.attoseconds / 1_000_000_000)
+        let timer = NIOSingletons.posixEventLoopGroup.any().scheduleTask(in: delay) {
+            expired.update { $0 = true }
+            reading.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler { try await reading.value } onCancel: { reading.cancel() }
+        } catch {
+            if expired.current { throw VettedError(code: .deadlineExceeded, message: "the body did not all arrive within \(timeout)") }
+            throw error
         }
     }
 

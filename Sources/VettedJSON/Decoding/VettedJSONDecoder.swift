@@ -69,50 +69,72 @@ open class VettedJSONDecoder: @unchecked Sendable {
         var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy = .reject
         var validationMode: ValidationMode = .collect
         var directDecoding = true
+        /// Bumped by every change: a decode plan made under other options is not used.
+        var generation = 0
     }
 
     private let options = Locked(Options())
+    /// Each type's decode plan, made on its first decode under the options of `generation`.
+    /// Bounded by the program's types (never by input); one lookup per call.
+    private let plans = Locked<[ObjectIdentifier: CachedPlan]>([:])
+
+    /// Changes options; plans made under the old ones are no longer used.
+    private func setOptions(_ body: (inout Options) -> Void) {
+        options.update { options in
+            body(&options)
+            options.generation &+= 1
+        }
+    }
+
+    /// The plan for `T` under `options`, made once per type and options.
+    func plan<T>(for type: T.Type, options: Options) -> DecodePlan {
+        let key = ObjectIdentifier(T.self)
+        if let cached = plans.current[key], cached.generation == options.generation { return cached.plan }
+        let plan = DecodePlan.of(T.self, options: options)
+        plans.update { $0[key] = CachedPlan(generation: options.generation, plan: plan) }
+        return plan
+    }
 
     open var dateDecodingStrategy: DateDecodingStrategy {
         get { options.current.dateDecodingStrategy }
-        set { options.update { $0.dateDecodingStrategy = newValue } }
+        set { setOptions { $0.dateDecodingStrategy = newValue } }
     }
     open var dataDecodingStrategy: DataDecodingStrategy {
         get { options.current.dataDecodingStrategy }
-        set { options.update { $0.dataDecodingStrategy = newValue } }
+        set { setOptions { $0.dataDecodingStrategy = newValue } }
     }
     open var keyDecodingStrategy: KeyDecodingStrategy {
         get { options.current.keyDecodingStrategy }
-        set { options.update { $0.keyDecodingStrategy = newValue } }
+        set { setOptions { $0.keyDecodingStrategy = newValue } }
     }
     open var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
         get { options.current.nonConformingFloatDecodingStrategy }
-        set { options.update { $0.nonConformingFloatDecodingStrategy = newValue } }
+        set { setOptions { $0.nonConformingFloatDecodingStrategy = newValue } }
     }
     open var userInfo: [CodingUserInfoKey: any Sendable] {
         get { options.current.userInfo }
-        set { options.update { $0.userInfo = newValue } }
+        set { setOptions { $0.userInfo = newValue } }
     }
     /// Limits for the parser.
     open var limits: Limits {
         get { options.current.limits }
-        set { options.update { $0.limits = newValue } }
+        set { setOptions { $0.limits = newValue } }
     }
     /// Duplicate keys: rejected by default (JSONDecoder silently keeps one).
     open var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy {
         get { options.current.duplicateKeyPolicy }
-        set { options.update { $0.duplicateKeyPolicy = newValue } }
+        set { setOptions { $0.duplicateKeyPolicy = newValue } }
     }
     open var validationMode: ValidationMode {
         get { options.current.validationMode }
-        set { options.update { $0.validationMode = newValue } }
+        set { setOptions { $0.validationMode = newValue } }
     }
 
     /// Whether `@Vetted` types are first decoded straight from the bytes (see
     /// `DirectDecoding.swift`); off, they decode from the tape. For tests that compare the two.
     @_spi(Testing) public var directDecoding: Bool {
         get { options.current.directDecoding }
-        set { options.update { $0.directDecoding = newValue } }
+        set { setOptions { $0.directDecoding = newValue } }
     }
 
     public init() {}
@@ -121,7 +143,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
     /// Whether this decoder's plan for `type` tries the bytes first (decided from the type
     /// and the options alone, before any input is read).
     @_spi(Testing) public func plansDirectDecoding<T: Decodable>(_ type: T.Type) -> Bool {
-        switch DecodePlan.of(T.self, options: options.current) {
+        switch plan(for: T.self, options: options.current) {
         case .direct, .directUnion: return true
         case .tape: return false
         }
@@ -129,7 +151,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     @_spi(Testing) public func decodesDirectly<T: Decodable>(_ type: T.Type, from data: Data) -> Bool {
         let options = options.current
-        return Self.decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options) != nil
+        return decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options) != nil
     }
 
     /// Decodes `type` from JSON bytes.
@@ -178,7 +200,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser, options: Options) throws -> T {
-        if let value = Self.decodeDirectly(type, source: source, parser: parser, options: options) { return value }
+        if let value = decodeDirectly(type, source: source, parser: parser, options: options) { return value }
         // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
         // with the located ``VettedError`` as `underlyingError`.
         let tape: JSONTape

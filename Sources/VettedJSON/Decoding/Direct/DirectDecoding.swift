@@ -18,7 +18,8 @@ enum DecodePlan {
     case tape
 
     /// The plan for `T` under `options`: at most two conformance lookups and a
-    /// walk over the types `T` reaches; nothing is remembered between calls.
+    /// walk over the types `T` reaches. The decoder keeps it (``VettedJSONDecoder/plan(for:options:)``)
+    /// until an option changes.
     static func of<T>(_ type: T.Type, options: VettedJSONDecoder.Options) -> DecodePlan {
         guard case .useDefaultKeys = options.keyDecodingStrategy, options.directDecoding else { return .tape }
         switch options.dateDecodingStrategy {
@@ -48,6 +49,15 @@ enum DecodePlan {
         guard table.isSound, payloads.count == table.payloads.count, let types = DirectTypeInfo.reachable(from: payloads) else { return .tape }
         return .directUnion(union, isArray: isArray, types: types)
     }
+}
+
+/// A decode plan as a decoder keeps it, with the generation of the options it was made under.
+///
+/// `@unchecked Sendable`: a plan holds metatypes and ``DirectTypeInfo``s, which are
+/// immutable once made (`Sendable` themselves); nothing in it changes after creation.
+struct CachedPlan: @unchecked Sendable {
+    let generation: Int
+    let plan: DecodePlan
 }
 
 /// `[U]` for a tagged union `U`.
@@ -106,9 +116,9 @@ extension JSONDirectReader {
 
 extension VettedJSONDecoder {
     /// The document decoded straight from the bytes, or `nil` (then the tape path decodes it).
-    static func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options) -> T? {
+    func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options) -> T? {
         guard source.count <= parser.limits.maxInputBytes else { return nil }
-        let plan = DecodePlan.of(T.self, options: options)
+        let plan = plan(for: T.self, options: options)
         let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
         switch plan {
         case .direct(_, _, let reached), .directUnion(_, _, let reached): types = reached

@@ -1,0 +1,1 @@
+../../../Tests/VettedTestSupport/TalkListing.swift

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The talk's Listing POSTed to Hummingbird, read two ways, under wrk on loopback:
+# Hummingbird's default (Foundation's JSONDecoder, then the checks written by hand)
+# and VettedHummingbird (Vetted's decoder as the RequestDecoder). Valid bodies and
+# bodies that break two rules, in one run, each side in a server process of its own.
+#
+#   Benchmarks/scripts/adapter-load.sh [SECONDS] [CONNECTIONS] [ROUNDS]
+#
+# Prints requests per second and p99 latency per side and body (the median of
+# ROUNDS runs of SECONDS each), and each server's resident memory after every
+# flood of invalid bodies: flat means the same after each round.
+# Needs wrk (Debian: apt-get install wrk) and the release build of adapter-server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+connections=${2:-32}
+rounds=${3:-3}
+server=.build/release/adapter-server
+[ -x "$server" ] || swift build -c release --product adapter-server >/dev/null
+command -v wrk >/dev/null || { echo "adapter-load: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+valid='{"id":1,"name":"Lamp","description":"A desk lamp","price":"10.50","sold":false,"url":"https://example.com/1","tags":["electric"],"created":"2018-05-01T10:39:04Z","last_updated":"2018-05-02T10:39:04Z"}'
+invalid='{"id":1,"name":"Lamp","description":"A desk lamp","price":"ten","sold":false,"url":"https://example.com/1","tags":[],"created":"2018-05-01T10:39:04Z","last_updated":"2018-05-02T10:39:04Z"}'
+for kind in valid invalid; do
+  body=${!kind}
+  cat > "$work/$kind.lua" <<LUA
+wrk.method = "POST"
+wrk.body = '$body'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+done
+
+rss() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+port=18080
+echo "CPU: $(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}'), $(nproc) cores; wrk -t1 -c$connections, $rounds rounds of $seconds s"
+printf '| side | body | requests/s (median) | p99 ms (median) | answered | RSS after each invalid flood (KiB) |\n|---|---|---:|---:|---|---|\n'
+for side in default vetted; do
+  port=$((port + 1))
+  "$server" "$port" "$side" > "$work/$side.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  for kind in valid invalid; do
+    : > "$work/rps"; : > "$work/p99"; flat=""
+    for _ in $(seq "$rounds"); do
+      wrk -t1 -c"$connections" -d"${seconds}s" --latency -s "$work/$kind.lua" "http://127.0.0.1:$port/$side/listings" > "$work/out"
+      awk '/Requests\/sec/ {print $2}' "$work/out" >> "$work/rps"
+      awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/, "", v); v/=1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)} else if (v ~ /s$/) {sub(/s$/, "", v); v*=1000}; print v}' "$work/out" >> "$work/p99"
+      total=$(awk '/requests in/ {print $1}' "$work/out")
+      non2xx=$(awk '/Non-2xx/ {print $5}' "$work/out"); non2xx=${non2xx:-0}
+      if [ "$kind" = valid ] && [ "$non2xx" != 0 ]; then echo "adapter-load: $side refused $non2xx valid bodies" >&2; exit 1; fi
+      if [ "$kind" = invalid ] && [ "$non2xx" != "$total" ]; then echo "adapter-load: $side accepted $((total - non2xx)) invalid bodies" >&2; exit 1; fi
+      [ "$kind" = invalid ] && flat="$flat $(rss "$pid")"
+    done
+    answered=$([ "$kind" = valid ] && echo "all 201" || echo "all refused")
+    printf '| %s | %s | %.0f | %.2f | %s | %s |\n' "$side" "$kind" "$(median < "$work/rps")" "$(median < "$work/p99")" "$answered" "${flat:- }"
+  done
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+done
