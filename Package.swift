@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         // Both frameworks' own; the Hummingbird adapter times request bodies on NIO's event loops.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
@@ -93,7 +94,7 @@ let package = Package(
             name: "VettedHummingbird",
             dependencies: [
                 "Vetted", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         // Vapor 4: Vetted's decoders as its ContentDecoder, problem details, RFC 9421 middleware.

@@ -2,6 +2,7 @@
 # Tries Vetted as a new user would: a fresh package whose manifest is the
 # README's install block (the one Swift block DocSampleTests cannot compile),
 # depending on this checkout by path, with a main.swift that imports Vetted.
+# Checks too that neither swift-syntax nor a framework of the adapters is built.
 # Usage: scripts/new-user-check.sh [WORK_DIR]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -45,3 +46,9 @@ if compgen -G "$work/.build/*/VettedMacrosPlugin-tool" >/dev/null || compgen -G 
   exit 1
 fi
 echo "swift-syntax not built: good"
+# Nor Hummingbird or Vapor, which only the adapter products need (SwiftPM still resolves them).
+if compgen -G "$work/.build/*/Hummingbird*.build" >/dev/null || compgen -G "$work/.build/*/Vapor.build" >/dev/null; then
+  echo "Hummingbird or Vapor was built for a package that uses only Vetted" >&2
+  exit 1
+fi
+echo "Hummingbird and Vapor not built: good ($(ls "$work/.build/checkouts" | wc -l) packages resolved)"

@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import Hummingbird
+import Logging
 import NIOCore
 public import Vetted
 
@@ -55,7 +56,14 @@ public struct VettedResponseEncoder: ResponseEncoder, Sendable {
     ///
     /// - Throws: ``Vetted/VettedProblem`` (status 500) when the encoded value breaks its rules; `EncodingError` as `JSONEncoder` throws it.
     public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
-        let bytes = try VettedResponseCheck.encode(value, with: encoder, checkedBy: checker)
+        let bytes: [UInt8]
+        do {
+            bytes = try VettedResponseCheck.encode(value, with: encoder, checkedBy: checker)
+        } catch let problem as VettedProblem {
+            // The server's own defect: logged as an error, not only answered.
+            context.logger.error("a response breaks the server's own rules; not sent", metadata: ["problem": "\(problem)"])
+            throw problem
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(bytes.count)],

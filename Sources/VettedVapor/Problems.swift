@@ -36,6 +36,10 @@ public struct VettedProblemMiddleware: AsyncMiddleware {
             return try await next.respond(to: request)
         } catch {
             guard let problem = Self.problem(for: error) else { throw error }
+            if problem.details.status >= 500 {
+                // The server's own defect (a rule declared wrong, a response that breaks its rules): logged as an error.
+                request.logger.error("\(problem)")
+            }
             return Response(problem: problem.details)
         }
     }

@@ -48,10 +48,15 @@ import Testing
         return result
     }
 
-    /// The regions of this target's sources, joined per key.
+    /// The test folders whose sources hold samples: this target's, and the adapters' (whose
+    /// samples need a framework this target does not build).
+    static let sampleFolders = ["Tests/DocSampleTests", "Tests/VettedHummingbirdTests", "Tests/VettedVaporTests"]
+
+    /// The regions of the sample folders' sources, joined per key.
     static func regions() throws -> [String: [String]] {
-        let folder = root.appendingPathComponent("Tests/DocSampleTests")
         var result: [String: [String]] = [:]
+        for folderPath in sampleFolders {
+        let folder = root.appendingPathComponent(folderPath)
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             var key: String?
@@ -68,6 +73,7 @@ import Testing
                     lines.append(line)
                 }
             }
+        }
         }
         return result
     }

@@ -23,18 +23,17 @@ enum VaporFixture {
         return decoder
     }()
 
-    /// Vapor's content configuration is process-wide: set once, to Vetted's coders, for every test here.
-    static let configured: Bool = {
+    /// Vapor's content configuration is process-wide: each test sets it (they run one at a time, see ``VaporTests``).
+    static func useVettedCoders() {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         ContentConfiguration.global.useVetted(
             json: decoder, propertyList: VettedPropertyListDecoder(), encoder: VettedContentEncoder(encoder: encoder, checker: decoder))
-        return true
-    }()
+    }
 
     /// An application with Vetted's problems, a 4 KiB body cap with a 1 s deadline, and the test routes.
     static func configure(_ app: Application) async throws {
-        _ = configured
+        useVettedCoders()
         app.middleware.use(VettedProblemMiddleware())
         app.middleware.use(VettedBodyMiddleware(maxBytes: 4_096, timeout: .seconds(1)))
         app.routes.defaultMaxBodySize = "1mb"
@@ -66,6 +65,10 @@ func entries(_ problem: ProblemDetails) -> [String] {
     problem.errors.map { "\($0.stage) \($0.pointer) \($0.path) \($0.code)" }
 }
 
+/// Every Vapor suite, one test at a time: Vapor's content configuration is one for the process.
+@Suite(.serialized) struct VaporTests {}
+
+extension VaporTests {
 @Suite struct VaporContentDecodingTests {
     let json: HTTPHeaders = ["Content-Type": "application/json"]
 
@@ -174,6 +177,9 @@ func entries(_ problem: ProblemDetails) -> [String] {
     }
 }
 
+}
+
+extension VaporTests {
 /// Against a real Vapor server on loopback, with a client that misbehaves (scripts/interop/raw_http.py).
 @Suite(.enabled(if: RawClient.available, "needs python3 to drive the misbehaving client"))
 struct VaporLiveBodyTests {
@@ -218,4 +224,5 @@ struct VaporLiveBodyTests {
             #expect(answer.body.contains(#""code":"deadlineExceeded""#))
         }
     }
+}
 }

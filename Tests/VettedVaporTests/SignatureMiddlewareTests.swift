@@ -7,6 +7,7 @@ import VaporTesting
 import VettedTestSupport
 import VettedVapor
 
+extension VaporTests {
 /// RFC 9421 at the door of a Vapor app, with PyPI's `http-message-signatures` as the other side.
 @Suite(.enabled(if: Interop.pythonPeer, "needs python3 with `pip install http-message-signatures`"))
 struct VaporSignatureTests {
@@ -67,4 +68,5 @@ struct VaporSignatureTests {
             status: Int(response.status.code), fields: response.headers.map { HTTPMessage.Field(name: $0.name, value: $0.value) },
             body: Array(response.body.readableBytesView))
     }
+}
 }

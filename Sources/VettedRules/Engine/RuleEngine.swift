@@ -73,8 +73,10 @@ package final class TypeRules {
         package let slot: Int?
     }
 
-    /// The type's name, for declaration errors.
-    package let typeName: String
+    /// The type's name, for declaration errors: made only when one is reported
+    /// (reading it off the type costs more than the rest of the call for a small value).
+    package var typeName: String { readableName(of: type) }
+    private let type: Any.Type
     package let entries: [Entry]
     package let relations: [RelationCheck]
     /// Keys some relation needs; their decoded values are kept while the type decodes.
@@ -98,7 +100,7 @@ package final class TypeRules {
 
     package init<V: Validatable>(_ type: V.Type) {
         let validation = V.validation
-        typeName = readableName(of: V.self)
+        self.type = V.self
         let relationKeys = validation.relationKeyList
         var entries = zip(validation.fieldKeys, validation.fieldChecks).map { key, checks in
             Entry(key: key, length: key.utf8.count, checks: checks, slot: relationKeys.firstIndex(of: key))
@@ -121,8 +123,11 @@ package final class TypeRules {
     package func checkDefault<Value>(_ value: Value, entry: Int) throws {
         guard entries.indices.contains(entry) else { return }
         let key = entries[entry].key
-        // Named as the declaration check names a type: `$.Listing.price`.
-        let at = DocumentPath([.key(typeName.split(separator: ".").last.map(String.init) ?? typeName), .key(key)])
+        // Named as the declaration check names a type: `$.Listing.price` (made only on failure).
+        var at: DocumentPath {
+            let name = typeName
+            return DocumentPath([.key(name.split(separator: ".").last.map(String.init) ?? name), .key(key)])
+        }
         for check in entries[entry].checks {
             switch check.outcome(value) {
             case .passed: continue
