@@ -112,7 +112,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: exact-error capture, seeded randomness.
         .target(
-            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedPlist", "VettedArchive", "VettedMacros"],
+            name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedPlist", "VettedArchive", "VettedMacros"],
             path: "Tests/VettedTestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),

@@ -69,40 +69,24 @@ public enum VettedRequestBody {
             throw error
         }
     }
-
-    /// The value `decode` makes of the bytes, or the problem that refuses them.
-    static func decoding<T>(_ decode: () throws -> T) throws -> T {
-        do {
-            return try decode()
-        } catch {
-            throw VettedProblem(error) ?? error
-        }
-    }
 }
 
-extension VettedJSONDecoder: RequestDecoder {
-    /// Decodes a JSON request body (`application/json` or `application/…+json`) with this
-    /// decoder's rules and limits, read through ``VettedRequestBody``.
+extension RequestDecoder where Self: VettedBodyDecoder {
+    /// Decodes a request body with this decoder's rules and limits, read through
+    /// ``VettedRequestBody`` (the media type first, then the cap and the deadline).
     ///
     /// - Throws: ``Vetted/VettedProblem``, an `HTTPResponseError` that answers
     ///   `application/problem+json`: 415, 413, 408 before decoding, then 400 for syntax
     ///   and structure, 422 for rules, 500 for a rule declared wrong.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let bytes = try await VettedRequestBody.read(
-            request, context: context, maxBytes: limits.maxInputBytes, accepts: VettedMediaType.isJSON, expected: ["application/json"])
-        return try VettedRequestBody.decoding { try decode(type, from: bytes) }
+            request, context: context, maxBytes: limits.maxInputBytes, accepts: Self.reads, expected: [Self.mediaTypeName])
+        return try decodeBody(type, from: bytes)
     }
 }
 
-extension VettedPropertyListDecoder: RequestDecoder {
-    /// Decodes an `application/x-plist` request body (binary or XML) with this decoder's
-    /// rules and limits, read through ``VettedRequestBody``.
-    ///
-    /// - Throws: ``Vetted/VettedProblem``, as ``Vetted/VettedJSONDecoder``'s request decoding does.
-    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        let bytes = try await VettedRequestBody.read(
-            request, context: context, maxBytes: limits.maxInputBytes, accepts: VettedMediaType.isPropertyList,
-            expected: ["application/x-plist"])
-        return try VettedRequestBody.decoding { try decode(type, from: bytes) }
-    }
-}
+/// `application/json` and `application/…+json` bodies.
+extension VettedJSONDecoder: RequestDecoder {}
+
+/// `application/x-plist` bodies, binary or XML.
+extension VettedPropertyListDecoder: RequestDecoder {}

@@ -4,15 +4,15 @@ public import NIOHTTP1
 public import Vapor
 public import Vetted
 
-extension VettedJSONDecoder: ContentDecoder {
-    /// Decodes a JSON body with this decoder's rules and limits.
+extension ContentDecoder where Self: VettedBodyDecoder {
+    /// Decodes a body with this decoder's rules and limits.
     ///
-    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`): 413 past ``Vetted/VettedJSONDecoder/limits``' `maxInputBytes`, 400 syntax and structure, 422 rules.
+    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`): 413 past `limits.maxInputBytes`, 400 syntax and structure, 422 rules.
     public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
         try decode(decodable, from: body, headers: headers, userInfo: [:])
     }
 
-    /// Decodes a JSON body with this decoder's rules and limits, `userInfo` added for this call
+    /// Decodes a body with this decoder's rules and limits, `userInfo` added for this call
     /// (Vapor passes it for `req.content.get(at:)` and `Validatable`). This decoder reads it:
     /// no other decoder is made, so no path around Vetted exists.
     ///
@@ -20,29 +20,15 @@ extension VettedJSONDecoder: ContentDecoder {
     public func decode<D: Decodable>(
         _ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders, userInfo: [CodingUserInfoKey: any Sendable]
     ) throws -> D {
-        let bytes = try VettedContent.bytes(of: body, maxBytes: limits.maxInputBytes)
-        return try VettedContent.decoding { try decode(decodable, from: bytes, userInfo: userInfo) }
+        try decodeBody(decodable, from: Array(body.readableBytesView), userInfo: userInfo)
     }
 }
 
-extension VettedPropertyListDecoder: ContentDecoder {
-    /// Decodes a property list body (binary or XML) with this decoder's rules and limits.
-    ///
-    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`), as ``Vetted/VettedJSONDecoder``'s does.
-    public func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
-        try decode(decodable, from: body, headers: headers, userInfo: [:])
-    }
+/// JSON bodies.
+extension VettedJSONDecoder: ContentDecoder {}
 
-    /// Decodes a property list body with `userInfo` added for this call.
-    ///
-    /// - Throws: ``Vetted/VettedProblem`` (an `AbortError`), as ``Vetted/VettedJSONDecoder``'s does.
-    public func decode<D: Decodable>(
-        _ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders, userInfo: [CodingUserInfoKey: any Sendable]
-    ) throws -> D {
-        let bytes = try VettedContent.bytes(of: body, maxBytes: limits.maxInputBytes)
-        return try VettedContent.decoding { try decode(decodable, from: bytes, userInfo: userInfo) }
-    }
-}
+/// Property-list bodies (binary or XML).
+extension VettedPropertyListDecoder: ContentDecoder {}
 
 extension HTTPMediaType {
     /// `application/x-plist`, the media type ``Vetted/VettedPropertyListDecoder`` reads.
@@ -82,26 +68,5 @@ public struct VettedContentEncoder: ContentEncoder {
     public func encode<E: Encodable>(_ encodable: E, to body: inout ByteBuffer, headers: inout HTTPHeaders) throws {
         headers.contentType = .json
         body.writeBytes(try VettedResponseCheck.encode(encodable, with: encoder, checkedBy: checker))
-    }
-}
-
-/// What both content decoders share.
-enum VettedContent {
-    /// The body's bytes, or 413 when there are more than `maxBytes`.
-    static func bytes(of body: ByteBuffer, maxBytes: Int) throws(VettedProblem) -> [UInt8] {
-        guard body.readableBytes <= maxBytes else {
-            throw VettedProblem(
-                VettedError(code: .inputSizeLimitExceeded, message: "the body is \(body.readableBytes) bytes, over the limit of \(maxBytes)"))
-        }
-        return Array(body.readableBytesView)
-    }
-
-    /// The value `decode` makes, or the problem that refuses it.
-    static func decoding<T>(_ decode: () throws -> T) throws -> T {
-        do {
-            return try decode()
-        } catch {
-            throw VettedProblem(error) ?? error
-        }
     }
 }
