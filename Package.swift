@@ -25,10 +25,17 @@ let package = Package(
         .library(name: "VettedArchive", targets: ["VettedArchive"]),
         // `@Vetted` and `@Check`: the only product that builds swift-syntax.
         .library(name: "VettedMacros", targets: ["VettedMacros"]),
-        // Framework adapters: a package that uses only `Vetted` builds neither framework.
+        // Framework adapters, each with its trait (see `traits`); without it the product is empty.
         .library(name: "VettedHummingbird", targets: ["VettedHummingbird"]),
         .library(name: "VettedVapor", targets: ["VettedVapor"]),
         .executable(name: "vet", targets: ["vet"]),
+    ],
+    // The adapters' frameworks are behind traits, off unless asked for: a package that depends
+    // on Vetted without them neither resolves nor builds Hummingbird or Vapor (5 packages
+    // resolved instead of 32). Ask with `.package(url: …, from: …, traits: ["Hummingbird"])`.
+    traits: [
+        .trait(name: "Hummingbird", description: "VettedHummingbird: Vetted at the door of a Hummingbird 2 server."),
+        .trait(name: "Vapor", description: "VettedVapor: Vetted at the door of a Vapor 4 server."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,7 +47,7 @@ let package = Package(
         // against 600.0.1, 602.0.0 and 603.0.1 (each tried once); a range this wide lets
         // Vetted resolve beside other macro packages.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
-        // For the adapters only (VettedHummingbird, VettedVapor).
+        // For the adapters only (VettedHummingbird, VettedVapor), each used only under its trait.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         // Both frameworks' own; the Hummingbird adapter times request bodies on NIO's event loops.
@@ -93,14 +100,16 @@ let package = Package(
         .target(
             name: "VettedHummingbird",
             dependencies: [
-                "Vetted", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                "Vetted", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
             ],
             swiftSettings: strictSettings),
         // Vapor 4: Vetted's decoders as its ContentDecoder, problem details, RFC 9421 middleware.
         .target(
             name: "VettedVapor",
-            dependencies: ["Vetted", .product(name: "Vapor", package: "vapor")],
+            dependencies: ["Vetted", .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
@@ -140,12 +149,14 @@ let package = Package(
             name: "VettedHummingbirdTests",
             dependencies: [
                 "VettedHummingbird", "VettedMacros", "VettedTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "VettedVaporTests",
-            dependencies: ["VettedVapor", "VettedMacros", "VettedTestSupport", .product(name: "VaporTesting", package: "vapor")],
+            dependencies: [
+                "VettedVapor", "VettedMacros", "VettedTestSupport", .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ],
             swiftSettings: strictSettings),
         // Every Swift sample in the README and the DocC articles, compiled and run.
         .testTarget(name: "DocSampleTests", dependencies: ["Vetted", "VettedMacros"], swiftSettings: strictSettings),

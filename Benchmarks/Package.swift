@@ -11,7 +11,8 @@ let package = Package(
     name: "VettedBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        // The Hummingbird trait: adapter-server uses VettedHummingbird.
+        .package(path: "..", traits: ["Hummingbird"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],

@@ -18,7 +18,8 @@ let package = Package(
         .executable(name: "junk-server", targets: ["junk-server"]),
     ],
     dependencies: [
-        .package(name: "Vetted", path: "../.."),
+        // The Hummingbird trait: the server reads request bodies with VettedHummingbird.
+        .package(name: "Vetted", path: "../..", traits: ["Hummingbird"]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),

@@ -1,3 +1,4 @@
+#if Hummingbird  // the trait that brings in the framework (Package.swift)
 public import Foundation
 public import HTTPTypes
 public import Hummingbird
@@ -70,3 +71,4 @@ public struct VettedResponseEncoder: ResponseEncoder, Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
+#endif

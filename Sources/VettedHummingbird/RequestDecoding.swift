@@ -1,3 +1,4 @@
+#if Hummingbird  // the trait that brings in the framework (Package.swift)
 public import Hummingbird
 import NIOCore
 import NIOPosix
@@ -90,3 +91,4 @@ extension VettedJSONDecoder: RequestDecoder {}
 
 /// `application/x-plist` bodies, binary or XML.
 extension VettedPropertyListDecoder: RequestDecoder {}
+#endif

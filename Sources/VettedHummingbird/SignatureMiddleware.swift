@@ -1,3 +1,4 @@
+#if Hummingbird  // the trait that brings in the framework (Package.swift)
 import HTTPTypes
 public import Hummingbird
 import NIOCore
@@ -74,3 +75,4 @@ private final class BodyCollector: ResponseBodyWriter {
 
     func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
+#endif

@@ -1,3 +1,4 @@
+#if Vapor  // the trait that brings in the framework (Package.swift)
 public import Foundation
 public import NIOCore
 public import NIOHTTP1
@@ -70,3 +71,4 @@ public struct VettedContentEncoder: ContentEncoder {
         body.writeBytes(try VettedResponseCheck.encode(encodable, with: encoder, checkedBy: checker))
     }
 }
+#endif

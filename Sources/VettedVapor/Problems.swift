@@ -1,3 +1,4 @@
+#if Vapor  // the trait that brings in the framework (Package.swift)
 import Foundation
 import NIOCore
 public import NIOHTTP1
@@ -135,3 +136,4 @@ enum VettedBody {
         }
     }
 }
+#endif

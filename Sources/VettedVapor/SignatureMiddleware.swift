@@ -1,3 +1,4 @@
+#if Vapor  // the trait that brings in the framework (Package.swift)
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -57,3 +58,4 @@ public struct SignResponseMiddleware: AsyncMiddleware {
         return response
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird  // the trait that brings in the framework (Package.swift)
 // VettedHummingbird.docc's samples, compiled and run here, where Hummingbird is (DocSampleTests checks they match the article).
 import Foundation
 import HTTPTypes
@@ -103,3 +104,4 @@ func signedRouter(clients: TrustedKeys, serverKey: SigningKey) -> Router<AppCont
         }
     }
 }
+#endif

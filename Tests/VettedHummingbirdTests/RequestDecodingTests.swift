@@ -1,3 +1,4 @@
+#if Hummingbird  // the trait that brings in the framework (Package.swift)
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -185,3 +186,4 @@ struct HummingbirdLiveBodyTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird  // the trait that brings in the framework (Package.swift)
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -85,3 +86,4 @@ final class Counter: Sendable {
     func add() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Vapor  // the trait that brings in the framework (Package.swift)
 // VettedVapor.docc's samples, compiled and run here, where Vapor is (DocSampleTests checks they match the article).
 import Foundation
 import NIOCore
@@ -69,3 +70,4 @@ extension VaporTests {
     }
 }
 }
+#endif
