@@ -36,27 +36,34 @@ rss() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 port=18080
-echo "CPU: $(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}'), $(nproc) cores; wrk -t1 -c$connections, $rounds rounds of $seconds s"
-printf '| side | body | requests/s (median) | p99 ms (median) | answered | RSS after each invalid flood (KiB) |\n|---|---|---:|---:|---|---|\n'
+echo "CPU: $(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}'), $(nproc) cores; wrk -t1 -c$connections, $rounds rounds of $seconds s, the sides taking turns"
+declare -A pids ports
 for side in default vetted; do
-  port=$((port + 1))
+  port=$((port + 1)); ports[$side]=$port
   "$server" "$port" "$side" > "$work/$side.log" 2>&1 &
-  pid=$!
+  pids[$side]=$!
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+done
+# Each round runs every side and body once, in turn, so that the machine's drift falls on both sides alike.
+for round in $(seq "$rounds"); do
   for kind in valid invalid; do
-    : > "$work/rps"; : > "$work/p99"; flat=""
-    for _ in $(seq "$rounds"); do
-      wrk -t1 -c"$connections" -d"${seconds}s" --latency -s "$work/$kind.lua" "http://127.0.0.1:$port/$side/listings" > "$work/out"
-      awk '/Requests\/sec/ {print $2}' "$work/out" >> "$work/rps"
-      awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/, "", v); v/=1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)} else if (v ~ /s$/) {sub(/s$/, "", v); v*=1000}; print v}' "$work/out" >> "$work/p99"
+    for side in default vetted; do
+      wrk -t1 -c"$connections" -d"${seconds}s" --latency -s "$work/$kind.lua" "http://127.0.0.1:${ports[$side]}/$side/listings" > "$work/out"
+      awk '/Requests\/sec/ {print $2}' "$work/out" >> "$work/$side.$kind.rps"
+      awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/, "", v); v/=1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)} else if (v ~ /s$/) {sub(/s$/, "", v); v*=1000}; print v}' "$work/out" >> "$work/$side.$kind.p99"
       total=$(awk '/requests in/ {print $1}' "$work/out")
       non2xx=$(awk '/Non-2xx/ {print $5}' "$work/out"); non2xx=${non2xx:-0}
       if [ "$kind" = valid ] && [ "$non2xx" != 0 ]; then echo "adapter-load: $side refused $non2xx valid bodies" >&2; exit 1; fi
       if [ "$kind" = invalid ] && [ "$non2xx" != "$total" ]; then echo "adapter-load: $side accepted $((total - non2xx)) invalid bodies" >&2; exit 1; fi
-      [ "$kind" = invalid ] && flat="$flat $(rss "$pid")"
+      [ "$kind" = invalid ] && printf ' %s' "$(rss "${pids[$side]}")" >> "$work/$side.rss"
     done
-    answered=$([ "$kind" = valid ] && echo "all 201" || echo "all refused")
-    printf '| %s | %s | %.0f | %.2f | %s | %s |\n' "$side" "$kind" "$(median < "$work/rps")" "$(median < "$work/p99")" "$answered" "${flat:- }"
   done
-  kill "$pid"; wait "$pid" 2>/dev/null || true
+done
+printf '| side | body | requests/s (median) | p99 ms (median) | answered | RSS after each invalid flood (KiB) |\n|---|---|---:|---:|---|---|\n'
+for side in default vetted; do
+  for kind in valid invalid; do
+    answered=$([ "$kind" = valid ] && echo "all 201" || echo "all refused")
+    flat=$([ "$kind" = invalid ] && cat "$work/$side.rss" || echo " ")
+    printf '| %s | %s | %.0f | %.2f | %s | %s |\n' "$side" "$kind" "$(median < "$work/$side.$kind.rps")" "$(median < "$work/$side.$kind.p99")" "$answered" "$flat"
+  done
 done
