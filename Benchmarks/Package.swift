@@ -11,8 +11,8 @@ let package = Package(
     name: "VettedBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The Hummingbird trait: adapter-server uses VettedHummingbird.
-        .package(path: "..", traits: ["Hummingbird"]),
+        // Both adapters' traits: adapter-server loads VettedHummingbird and VettedVapor.
+        .package(path: "..", traits: ["Hummingbird", "Vapor"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -42,12 +42,13 @@ let package = Package(
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         // package-benchmark suites: `swift package benchmark` (wall clock, instructions, allocations).
-        // The server `scripts/adapter-load.sh` loads with wrk: Hummingbird's default decoding beside VettedHummingbird.
+        // The servers `scripts/adapter-load.sh` loads with wrk: each framework's default decoding beside its adapter.
         .executableTarget(
             name: "adapter-server",
             dependencies: [
                 .product(name: "Vetted", package: vetted),
                 .product(name: "VettedHummingbird", package: vetted),
+                .product(name: "VettedVapor", package: vetted),
                 .product(name: "VettedMacros", package: vetted),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]

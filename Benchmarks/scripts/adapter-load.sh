@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The talk's Listing POSTed to Hummingbird, read two ways, under wrk on loopback:
-# Hummingbird's default (Foundation's JSONDecoder, then the checks written by hand)
-# and VettedHummingbird (Vetted's decoder as the RequestDecoder). Valid bodies and
-# bodies that break two rules, in one run, each side in a server process of its own.
+# The talk's Listing POSTed to Hummingbird 2 and to Vapor 4, each read two ways,
+# under wrk on loopback: the framework's default (Foundation's JSONDecoder, then
+# the checks written by hand) and Vetted's adapter (VettedHummingbird,
+# VettedVapor). Valid bodies and bodies that break two rules, in one run, each
+# side in a server process of its own.
 #
 #   Benchmarks/scripts/adapter-load.sh [SECONDS] [CONNECTIONS] [ROUNDS]
 #
@@ -15,6 +16,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 connections=${2:-32}
 rounds=${3:-3}
+# Hummingbird's pair, then Vapor's; `SIDES="default vetted"` for one framework.
+sides=${SIDES:-default vetted vapor-default vapor-vetted}
 server=.build/release/adapter-server
 [ -x "$server" ] || swift build -c release --product adapter-server >/dev/null
 command -v wrk >/dev/null || { echo "adapter-load: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
@@ -38,7 +41,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 port=18080
 echo "CPU: $(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}'), $(nproc) cores; wrk -t1 -c$connections, $rounds rounds of $seconds s, the sides taking turns"
 declare -A pids ports
-for side in default vetted; do
+for side in $sides; do
   port=$((port + 1)); ports[$side]=$port
   "$server" "$port" "$side" > "$work/$side.log" 2>&1 &
   pids[$side]=$!
@@ -47,7 +50,7 @@ done
 # Each round runs every side and body once, in turn, so that the machine's drift falls on both sides alike.
 for round in $(seq "$rounds"); do
   for kind in valid invalid; do
-    for side in default vetted; do
+    for side in $sides; do
       wrk -t1 -c"$connections" -d"${seconds}s" --latency -s "$work/$kind.lua" "http://127.0.0.1:${ports[$side]}/$side/listings" > "$work/out"
       awk '/Requests\/sec/ {print $2}' "$work/out" >> "$work/$side.$kind.rps"
       awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/, "", v); v/=1000} else if (v ~ /ms$/) {sub(/ms$/, "", v)} else if (v ~ /s$/) {sub(/s$/, "", v); v*=1000}; print v}' "$work/out" >> "$work/$side.$kind.p99"
@@ -60,7 +63,7 @@ for round in $(seq "$rounds"); do
   done
 done
 printf '| side | body | requests/s (median) | p99 ms (median) | answered | RSS after each invalid flood (KiB) |\n|---|---|---:|---:|---|---|\n'
-for side in default vetted; do
+for side in $sides; do
   for kind in valid invalid; do
     answered=$([ "$kind" = valid ] && echo "all 201" || echo "all refused")
     flat=$([ "$kind" = invalid ] && cat "$work/$side.rss" || echo " ")

@@ -29,13 +29,12 @@ extension Response {
 /// ```swift
 /// app.middleware.use(VettedProblemMiddleware())  // after ErrorMiddleware, so it sees errors first
 /// ```
-public struct VettedProblemMiddleware: AsyncMiddleware {
+public struct VettedProblemMiddleware: Middleware {
     public init() {}
 
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        do {
-            return try await next.respond(to: request)
-        } catch {
+    // On the request's event loop, without a hop to a task: this runs for every request.
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).flatMapErrorThrowing { error in
             guard let problem = Self.problem(for: error) else { throw error }
             if problem.details.status >= 500 {
                 // The server's own defect (a rule declared wrong, a response that breaks its rules): logged as an error.
@@ -65,7 +64,7 @@ public struct VettedProblemMiddleware: AsyncMiddleware {
 /// sender that trickles cannot hold a connection. Vapor's own collection has no deadline.
 ///
 /// Refusals are ``Vetted/VettedProblem``s: 413 and 408.
-public struct VettedBodyMiddleware: AsyncMiddleware {
+public struct VettedBodyMiddleware: Middleware {
     public let maxBytes: Int
     public let timeout: Duration
 
@@ -74,65 +73,75 @@ public struct VettedBodyMiddleware: AsyncMiddleware {
         self.timeout = timeout
     }
 
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        try await VettedBody.collect(request, maxBytes: maxBytes, timeout: timeout)
-        return try await next.respond(to: request)
+    // On the request's event loop, without a hop to a task: this runs for every request.
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        VettedBody.collect(request, maxBytes: maxBytes, timeout: timeout).flatMap { next.respond(to: request) }
     }
 }
 
 /// Collecting a Vapor request body under a cap and a deadline.
 enum VettedBody {
-    /// Collects the body (Vapor keeps it on the request for the route), or throws 413 / 408.
-    static func collect(_ request: Request, maxBytes: Int, timeout: Duration) async throws {
+    /// Collects the body (Vapor keeps it on the request for the route); fails with 413 or 408.
+    static func collect(_ request: Request, maxBytes: Int, timeout: Duration) -> EventLoopFuture<Void> {
+        let loop = request.eventLoop
         if let collected = request.body.data {
             // Already read (by Vapor's test harness, or an earlier middleware): the cap still holds.
             guard collected.readableBytes <= maxBytes else {
-                throw VettedProblem(
-                    VettedError(code: .inputSizeLimitExceeded, message: "the body is \(collected.readableBytes) bytes, over the limit of \(maxBytes)"))
+                return loop.makeFailedFuture(
+                    VettedProblem(
+                        VettedError(code: .inputSizeLimitExceeded, message: "the body is \(collected.readableBytes) bytes, over the limit of \(maxBytes)")))
             }
-            return
+            return loop.makeSucceededVoidFuture()
         }
         if let declared = request.headers.first(name: .contentLength).flatMap({ Int($0) }), declared > maxBytes {
-            throw VettedProblem(
-                VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(declared) bytes, over the limit of \(maxBytes)"))
+            return loop.makeFailedFuture(
+                VettedProblem(
+                    VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(declared) bytes, over the limit of \(maxBytes)")))
         }
-        let future = request.body.collect(max: maxBytes)
-        do {
-            try await wait(for: future, within: timeout)
-        } catch let error as VettedError {
-            throw VettedProblem(error)
-        } catch let abort as any AbortError where abort.status == .payloadTooLarge {
-            throw VettedProblem(VettedError(code: .inputSizeLimitExceeded, message: "the body is over \(maxBytes) bytes"))
+        // The body or the deadline, whichever comes first; both on the request's event loop.
+        let once = Once(loop.makePromise(of: Void.self))
+        let timer = loop.scheduleTask(in: amount(timeout)) {
+            once.fail(VettedProblem(VettedError(code: .deadlineExceeded, message: "the body did not all arrive within \(timeout)")))
         }
-    }
-
-    /// Waits for `future`, or throws `deadlineExceeded` once `timeout` passes. (A future
-    /// cannot be cancelled: one still running at the deadline ends on its own, within the cap.)
-    static func wait(for future: EventLoopFuture<ByteBuffer?>, within timeout: Duration) async throws {
-        let loop = future.eventLoop
-        let nanoseconds = Int64(clamping: timeout.components.seconds) &* 1_000_000_000 &+ timeout.components.attoseconds / 1_000_000_000
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let once = Once(continuation)
-            let timer = loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
-                once.resume(.failure(VettedError(code: .deadlineExceeded, message: "the body did not all arrive within \(timeout)")))
-            }
-            future.whenComplete { result in
-                timer.cancel()
-                once.resume(result.map { _ in () })
+        request.body.collect(max: maxBytes).whenComplete { result in
+            timer.cancel()
+            switch result {
+            case .success: once.succeed()
+            case .failure(let abort as any AbortError) where abort.status == .payloadTooLarge:
+                once.fail(VettedProblem(VettedError(code: .inputSizeLimitExceeded, message: "the body is over \(maxBytes) bytes")))
+            case .failure(let error): once.fail(error)
             }
         }
+        return once.future
     }
 
-    /// Resumes a continuation once, from whichever of the body and the timer comes first.
+    /// `timeout` as NIO's time, at most about 95 years.
+    static func amount(_ timeout: Duration) -> TimeAmount {
+        let ceiling: Int64 = 3_000_000_000_000_000_000
+        let (nanoseconds, overflow) = Int64(clamping: timeout.components.seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, carry) = nanoseconds.addingReportingOverflow(timeout.components.attoseconds / 1_000_000_000)
+        return .nanoseconds(overflow || carry ? ceiling : max(0, min(total, ceiling)))
+    }
+
+    /// Completes a promise once, from whichever of the body and the timer comes first.
     ///
-    /// `@unchecked Sendable`: both callers run on the future's event loop (its completion
-    /// and a task scheduled on it), one after the other, so `continuation` is never touched at once.
+    /// `@unchecked Sendable`: both callers run on the request's event loop (the body's
+    /// future completes there and the timer is scheduled there), one after the other,
+    /// so `done` is never touched at once.
     private final class Once: @unchecked Sendable {
-        private var continuation: CheckedContinuation<Void, any Error>?
-        init(_ continuation: CheckedContinuation<Void, any Error>) { self.continuation = continuation }
-        func resume(_ result: Result<Void, any Error>) {
-            continuation?.resume(with: result)
-            continuation = nil
+        private let promise: EventLoopPromise<Void>
+        private var done = false
+        init(_ promise: EventLoopPromise<Void>) { self.promise = promise }
+        var future: EventLoopFuture<Void> { promise.futureResult }
+        func succeed() {
+            guard !done else { return }
+            done = true
+            promise.succeed()
+        }
+        func fail(_ error: any Error) {
+            guard !done else { return }
+            done = true
+            promise.fail(error)
         }
     }
 }

@@ -18,7 +18,7 @@ public struct VerifyHTTPSignatureMiddleware: AsyncMiddleware {
     }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        try await VettedBody.collect(request, maxBytes: verification.maxBodyBytes, timeout: timeout)
+        try await VettedBody.collect(request, maxBytes: verification.maxBodyBytes, timeout: timeout).get()
         let body = request.body.data.map { Array($0.readableBytesView) } ?? []
         let fields = request.headers.map { HTTPMessage.Field(name: $0.name, value: $0.value) }
         _ = try verification.verify(

@@ -8,7 +8,8 @@
 //                           RequestDecoder; rules checked while decoding; problems.
 //
 // Both answer 201 with an empty body for a listing they accept, and cap bodies at 64 KiB.
-// Usage: adapter-server PORT   (prints "ready" once it listens)
+// VaporSides.swift has the same pair for Vapor 4 (`vapor-default`, `vapor-vetted`).
+// Usage: adapter-server PORT SIDE   (SIDE: default, vetted, vapor-default, vapor-vetted)
 import Foundation
 import Hummingbird
 import Logging
@@ -39,23 +40,6 @@ struct Refused: HTTPResponseError {
     func response(from request: Request, context: some RequestContext) throws -> Response { Response(status: .badRequest) }
 }
 
-if CommandLine.arguments.dropFirst().first == "micro" {
-    let valid = Array(#"{"id":1,"name":"Lamp","description":"A desk lamp","price":"10.50","sold":false,"url":"https://example.com/1","tags":["electric"],"created":"2018-05-01T10:39:04Z","last_updated":"2018-05-02T10:39:04Z"}"#.utf8)
-    let data = Data(valid)
-    let foundation = JSONDecoder()
-    foundation.dateDecodingStrategy = .iso8601
-    let clock = ContinuousClock()
-    if CommandLine.arguments.count > 2 {
-        for _ in 0..<20_000 { _ = try! VettedContext.decoder.decode(Listing.self, from: valid) }
-        exit(0)
-    }
-    for _ in 0..<2 {
-        let f = clock.measure { for _ in 0..<100_000 { let l = try! foundation.decode(Listing.self, from: data); try! l.validateByHand() } }
-        let v = clock.measure { for _ in 0..<100_000 { _ = try! VettedContext.decoder.decode(Listing.self, from: valid) } }
-        print("foundation", f / 100_000, "vetted", v / 100_000)
-    }
-    exit(0)
-}
 let port = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 8080
 
 let defaultRouter = Router(context: DefaultContext.self)
@@ -74,8 +58,9 @@ vettedRouter.post("vetted/listings") { request, context -> Response in
 var logger = Logger(label: "adapter-server")
 logger.logLevel = .error
 let side = CommandLine.arguments.dropFirst(2).first ?? "default"
-print("ready", side)
-if side == "vetted" {
+if side.hasPrefix("vapor-") {
+    try await VaporSides.run(vetted: side == "vapor-vetted", port: port)
+} else if side == "vetted" {
     try await Application(router: vettedRouter, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger).runService()
 } else {
     try await Application(router: defaultRouter, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger).runService()
