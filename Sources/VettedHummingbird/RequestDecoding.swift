@@ -55,7 +55,14 @@ public enum VettedRequestBody {
     /// cost about a third of the requests a server answers each second; a NIO timer
     /// per request, two wake-ups of an event loop.)
     static func read(_ body: RequestBody, maxBytes: Int, within timeout: Duration) async throws -> [UInt8] {
-        let reading = Task { try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: maxBytes) }
+        let read: @Sendable () async throws -> [UInt8] = { try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: maxBytes) }
+        // Started where the caller runs, up to its first wait (no hop to another thread for a body that is there).
+        let reading: Task<[UInt8], any Error>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            reading = Task.immediate { try await read() }
+        } else {
+            reading = Task { try await read() }
+        }
         let deadline = NIODeadline.now() + DeadlineWatch.amount(timeout)
         let watched = DeadlineWatch.shared.add(deadline) { reading.cancel() }
         defer { DeadlineWatch.shared.remove(watched) }
