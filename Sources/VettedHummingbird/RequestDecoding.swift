@@ -63,7 +63,7 @@ public enum VettedRequestBody {
         } else {
             reading = Task { try await read() }
         }
-        let deadline = NIODeadline.now() + DeadlineWatch.amount(timeout)
+        let deadline = NIODeadline.now() + .nanoseconds(timeout.boundedNanoseconds)
         let watched = DeadlineWatch.shared.add(deadline) { reading.cancel() }
         defer { DeadlineWatch.shared.remove(watched) }
         do {
@@ -119,14 +119,6 @@ final class DeadlineWatch: Sendable {
 
     func remove(_ id: UInt64) {
         entries.update { $0.watched[id] = nil }
-    }
-
-    /// `timeout` as NIO's time, at most about 95 years (so that adding it to now cannot overflow).
-    static func amount(_ timeout: Duration) -> TimeAmount {
-        let ceiling: Int64 = 3_000_000_000_000_000_000
-        let (nanoseconds, overflow) = Int64(clamping: timeout.components.seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, carry) = nanoseconds.addingReportingOverflow(timeout.components.attoseconds / 1_000_000_000)
-        return .nanoseconds(overflow || carry ? ceiling : max(0, min(total, ceiling)))
     }
 }
 

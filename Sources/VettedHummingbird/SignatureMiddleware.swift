@@ -51,7 +51,10 @@ public struct SignResponseMiddleware<Context: RequestContext>: RouterMiddleware 
         let fields = response.headers.map { HTTPMessage.Field(name: $0.name.canonicalName, value: $0.value) }
         let added = try signing.fields(status: Int(response.status.code), fields: fields, body: body)
         for field in added {
-            guard let name = HTTPField.Name(field.name) else { continue }
+            // Content-Digest, Signature-Input, Signature: valid names; a failure here is Vetted's own defect.
+            guard let name = HTTPField.Name(field.name) else {
+                throw VettedError(code: .internalInvariantViolated, message: "signing wrote a field named \(field.name)")
+            }
             response.headers[name] = field.value
         }
         response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: body))

@@ -100,7 +100,7 @@ enum VettedBody {
         }
         // The body or the deadline, whichever comes first; both on the request's event loop.
         let once = Once(loop.makePromise(of: Void.self))
-        let timer = loop.scheduleTask(in: amount(timeout)) {
+        let timer = loop.scheduleTask(in: .nanoseconds(timeout.boundedNanoseconds)) {
             once.fail(VettedProblem(VettedError(code: .deadlineExceeded, message: "the body did not all arrive within \(timeout)")))
         }
         request.body.collect(max: maxBytes).whenComplete { result in
@@ -113,14 +113,6 @@ enum VettedBody {
             }
         }
         return once.future
-    }
-
-    /// `timeout` as NIO's time, at most about 95 years.
-    static func amount(_ timeout: Duration) -> TimeAmount {
-        let ceiling: Int64 = 3_000_000_000_000_000_000
-        let (nanoseconds, overflow) = Int64(clamping: timeout.components.seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, carry) = nanoseconds.addingReportingOverflow(timeout.components.attoseconds / 1_000_000_000)
-        return .nanoseconds(overflow || carry ? ceiling : max(0, min(total, ceiling)))
     }
 
     /// Completes a promise once, from whichever of the body and the timer comes first.

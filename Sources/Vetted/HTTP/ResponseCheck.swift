@@ -23,3 +23,14 @@ public enum VettedResponseCheck {
         _ = try checker.decode(type, from: bytes)
     }
 }
+
+extension Duration {
+    /// This duration in nanoseconds, at most about 95 years and at least zero, so that a
+    /// deadline made by adding it to now cannot overflow (the adapters' body timers).
+    package var boundedNanoseconds: Int64 {
+        let ceiling: Int64 = 3_000_000_000_000_000_000
+        let (nanoseconds, overflow) = Int64(clamping: components.seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, carry) = nanoseconds.addingReportingOverflow(components.attoseconds / 1_000_000_000)
+        return overflow || carry ? ceiling : max(0, min(total, ceiling))
+    }
+}
