@@ -32,8 +32,11 @@ public final class _VettedRawValueBytes: Sendable {
     /// Empty when two raw values are equal as strings but spelled with other
     /// bytes (canonically equivalent): `init(rawValue:)` alone then says which case it is.
     package let bytes: [[UInt8]]
+    /// The raw values, in declaration order (for schemas).
+    package let rawValues: [String]
 
     public init(_ rawValues: [String]) {
+        self.rawValues = rawValues
         var distinct = true
         for (index, value) in rawValues.enumerated() {
             for other in rawValues[(index + 1)...] where other == value { distinct = false }
@@ -46,6 +49,8 @@ public final class _VettedRawValueBytes: Sendable {
 @_documentation(visibility: private)
 public protocol _VettedIntEnum: _VettedRawValueEnum {
     init(__vettedRawValue rawValue: Int) throws(_VettedRawValueMiss)
+    /// Every case's raw value, in declaration order (for schemas).
+    static var __vettedRawValues: [Int] { get }
 }
 
 /// What ``_VettedStringEnum`` and ``_VettedIntEnum`` share. Generated code only.
@@ -98,11 +103,24 @@ public final class _VettedFieldTable: Sendable {
     /// A decoder decides from these, before reading, whether it reads every field itself.
     package let types: [Any.Type]
     package let isArray: [Bool]
+    /// Whether a document must have the field: not an optional, no default.
+    package let isRequired: [Bool]
+    /// Whether the field is an optional (absent or `null` is `nil`).
+    package let isOptional: [Bool]
+    /// Each field's other spellings (`@Alias`), in declaration order.
+    package let aliases: [[String]]
 
-    /// `aliases[i]`: the other spellings of field `i` (may be shorter than `names`).
-    public init(_ names: [String], aliases: [[String]] = [], types: [Any.Type] = [], isArray: [Bool] = []) {
+    /// `aliases[i]`: the other spellings of field `i` (may be shorter than `names`);
+    /// `required` and `optional` are empty when every field is required.
+    public init(
+        _ names: [String], aliases: [[String]] = [], types: [Any.Type] = [], isArray: [Bool] = [], required: [Bool] = [],
+        optional: [Bool] = []
+    ) {
         self.types = types
         self.isArray = isArray
+        isRequired = required.isEmpty ? names.map { _ in true } : required
+        isOptional = optional.isEmpty ? names.map { _ in false } : optional
+        self.aliases = aliases
         self.names = names
         keys = names.map { CodingKeys(stringValue: $0) }
         var spellings = names

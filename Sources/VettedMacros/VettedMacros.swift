@@ -31,7 +31,7 @@ public import Foundation
 @attached(
     extension, conformances: VettedModel, _VettedDecodable, _VettedStringEnum, _VettedIntEnum,
     names: named(__vettedFields), named(init(__vetted:)), named(init(__vettedRawValue:)), named(__vettedArray), named(__vettedReadArray), named(__vettedRawValueBytes),
-    named(__vettedCase), named(init(from:)))
+    named(__vettedCase), named(__vettedRawValues), named(init(from:)))
 public macro Vetted() = #externalMacro(module: "VettedMacrosPlugin", type: "VettedMacro")
 
 /// Rules for one property of a ``Vetted()`` type: one or more, each spelled as
@@ -119,6 +119,7 @@ public struct CheckRule: Sendable {
     public static func atLeast<Value: Comparable>(_ minimum: Value) -> CheckRule { spelling }
     // Strings
     public static func length(_ range: ClosedRange<Int>) -> CheckRule { spelling }
+    public static func scalarLength(_ range: ClosedRange<Int>) -> CheckRule { spelling }
     public static func utf8Length(_ range: ClosedRange<Int>) -> CheckRule { spelling }
     public static var nonBlank: CheckRule { spelling }
     public static func oneOf(_ allowed: Set<String>) -> CheckRule { spelling }
@@ -136,6 +137,9 @@ public struct CheckRule: Sendable {
     // Your own
     public static func custom<Value>(
         _ code: VettedError.Code, _ message: String, _ holds: @escaping @Sendable (Value) -> Bool
+    ) -> CheckRule { spelling }
+    public static func custom<Value>(
+        _ code: VettedError.Code, _ message: String, describedAs descriptor: RuleDescriptor, _ holds: @escaping @Sendable (Value) -> Bool
     ) -> CheckRule { spelling }
     /// A rule value made elsewhere: `@Check(.rule(Listing.priceRule))`.
     public static func rule<Value>(_ rule: Rule<Value>) -> CheckRule { spelling }
@@ -326,5 +330,5 @@ public func __vettedRelationType<Root, Value: Comparable & SendableMetatype>(
 public func __vettedRelationNotAfter<Value: Comparable & SendableMetatype>(
     _ key: String, _ other: String, as type: Value.Type
 ) -> RelationCheck {
-    Relation(key, other, as: type, .relationViolated, "must not be after \(other)") { $0 <= $1 }
+    relation(key, other, as: type, .relationViolated, "must not be after \(other)", direction: "notAfter") { $0 <= $1 }
 }

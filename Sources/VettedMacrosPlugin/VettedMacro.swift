@@ -100,7 +100,14 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             let access = raw.access.map { $0 + " " } ?? ""
             let protocolName = raw.rawType == "String" ? "_VettedStringEnum" : "_VettedIntEnum"
             // String raw values: their bytes, and each case by its position among them.
-            var byBytes = ""
+            // Int raw values: the list, for schemas.
+            var byBytes =
+                raw.rawType == "String"
+                ? ""
+                : """
+
+                        \(access)static var __vettedRawValues: [Int] { [\(raw.cases.map { "Self.\($0).rawValue" }.joined(separator: ", "))] }
+                    """
             if raw.rawType == "String" {
                 let values = raw.cases.map { "Self.\($0).rawValue" }.joined(separator: ", ")
                 let switchCases = raw.cases.enumerated().map { "        case \($0.offset): return .\($0.element)" }.joined(separator: "\n")
@@ -154,6 +161,12 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             !model.coded[index].isOptional && model.coded[index].isArray ? "__VettedElement\(index).self" : "__VettedField\(index).self"
         }
         let arrays = model.coded.map { !$0.isOptional && $0.isArray ? "true" : "false" }
+        // Which fields a document must have: not an optional, not a default (written only when some may be absent).
+        let required =
+            model.coded.allSatisfy { !$0.isOptional && $0.defaultExpression == nil }
+            ? ""
+            : ", required: [\(model.coded.map { !$0.isOptional && $0.defaultExpression == nil ? "true" : "false" }.joined(separator: ", "))]"
+                + ", optional: [\(model.coded.map { $0.isOptional ? "true" : "false" }.joined(separator: ", "))]"
         let spellings =
             model.coded.contains { !$0.aliases.isEmpty }
             ? "aliases: [\(model.coded.map { "[" + $0.aliases.map(Self.literal).joined(separator: ", ") + "]" }.joined(separator: ", "))], "
@@ -162,7 +175,7 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         let decoding: DeclSyntax = """
             extension \(type.trimmed): VettedDecoding._VettedDecodable {
                 \(raw: access)static let __vettedFields = VettedDecoding._VettedFieldTable(
-                    [\(raw: names)], \(raw: spellings)types: [\(raw: types.joined(separator: ", "))], isArray: [\(raw: arrays.joined(separator: ", "))])
+                    [\(raw: names)], \(raw: spellings)types: [\(raw: types.joined(separator: ", "))], isArray: [\(raw: arrays.joined(separator: ", "))]\(raw: required))
                 \(raw: access)init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
             \(raw: decodingBody(model).joined(separator: "\n"))
                 }

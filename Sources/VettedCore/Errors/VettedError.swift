@@ -27,6 +27,11 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
     public var excerpt: Excerpt?
     /// An earlier place the defect refers to, such as the first occurrence of a duplicate key.
     public var relatedOffset: Int?
+    /// The broken rule's parameters (`minimum`, `maximum`, `unit`, `pattern`, `allowed`, …),
+    /// beside the English ``message``: what a client acts on and an app words its own
+    /// message from. Empty for errors that are not a rule's. Presentation, like the message:
+    /// not part of equality.
+    public var parameters: [String: RuleParameter] = [:]
     /// The input this error was found in, kept to compute line and column lazily.
     public private(set) var source: SourceText?
 

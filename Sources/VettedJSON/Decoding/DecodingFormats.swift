@@ -3,8 +3,8 @@ import VettedCore
 
 /// Foundation's `convertFromSnakeCase`: `first_name` → `firstName`; leading
 /// and trailing underscores kept; a key without inner underscores unchanged.
-enum SnakeCase {
-    static func toCamelCase(_ key: String) -> String {
+package enum SnakeCase {
+    package static func toCamelCase(_ key: String) -> String {
         guard let first = key.firstIndex(where: { $0 != "_" }) else { return key }
         var last = key.index(before: key.endIndex)
         while last > first, key[last] == "_" { key.formIndex(before: &last) }

@@ -68,6 +68,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
         var limits = Limits()
         var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy = .reject
         var validationMode: ValidationMode = .collect
+        var messageProvider: RuleMessageProvider?
         var directDecoding = true
         /// Bumped by every change: a decode plan made under other options is not used.
         var generation = 0
@@ -128,6 +129,12 @@ open class VettedJSONDecoder: @unchecked Sendable {
     open var validationMode: ValidationMode {
         get { options.current.validationMode }
         set { setOptions { $0.validationMode = newValue } }
+    }
+    /// The app's wording of rule violations (code and parameters in, text out), or
+    /// `nil` for Vetted's English. Codes, paths and parameters are not changed.
+    open var messageProvider: RuleMessageProvider? {
+        get { options.current.messageProvider }
+        set { setOptions { $0.messageProvider = newValue } }
     }
 
     /// Whether `@Vetted` types are first decoded straight from the bytes (see

@@ -24,7 +24,7 @@ final class PlistDecodingContext {
         generatedDecoding = options.generatedDecoding
         self.format = format
         stack = StackGuard(budget: options.limits.maxStackBytes)
-        engine = RuleEngine(mode: options.validationMode)
+        engine = RuleEngine(mode: options.validationMode, messages: options.messageProvider)
     }
 }
 

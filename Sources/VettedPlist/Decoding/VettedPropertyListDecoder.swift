@@ -38,6 +38,7 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         var limits = Limits()
         var duplicateKeyPolicy: DuplicateKeyPolicy = .reject
         var validationMode: ValidationMode = .collect
+        var messageProvider: RuleMessageProvider?
         var generatedDecoding = true
     }
 
@@ -65,6 +66,13 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
     open var validationMode: ValidationMode {
         get { options.current.validationMode }
         set { options.update { $0.validationMode = newValue } }
+    }
+
+    /// The app's wording of rule violations (code and parameters in, text out), or
+    /// `nil` for Vetted's English. Codes, paths and parameters are not changed.
+    open var messageProvider: RuleMessageProvider? {
+        get { options.current.messageProvider }
+        set { options.update { $0.messageProvider = newValue } }
     }
 
     /// Whether `@Vetted` types decode by their generated code (the default) or

@@ -219,7 +219,13 @@ package final class RuleEngine {
         var keyTypes: [(name: String, accepts: (String) -> Bool)] = []
     }
 
-    package init(mode: ValidationMode) { self.mode = mode }
+    /// The app's wording of violations, or `nil` for Vetted's English.
+    package let messages: RuleMessageProvider?
+
+    package init(mode: ValidationMode, messages: RuleMessageProvider? = nil) {
+        self.mode = mode
+        self.messages = messages
+    }
 
     /// Where the value at a coding path sits in the input, for a structural
     /// error's offset, line, column and excerpt: set by a decoder that can tell
@@ -441,7 +447,9 @@ package final class RuleEngine {
         // (A violation inside the value, such as one element's, keeps the value's place.)
         if let location {
             error = VettedError(violation.code, at: location.offset, in: location.source, path: error.path, message: violation.message)
+            error.parameters = violation.parameters
         }
+        if let messages, let text = messages(violation.code, violation.parameters) { error.message = text }
         if callFinished { throw ValidationErrors(errors: [error], omitted: 0) }
         switch mode {
         case .failFast:

@@ -119,6 +119,9 @@ public struct FieldCheck: Sendable {
     /// Why the rule cannot work as declared, if it cannot (see ``Rule/declarationError``).
     public var declarationError: VettedError? { storage.rule.declarationError }
 
+    /// What the rule checks, as data (see ``Rule/descriptors``).
+    public var descriptors: [RuleDescriptor] { storage.rule.descriptors }
+
     /// Whether a field decoded as `type` is one this rule checks (its own type or a subclass).
     package func acceptsType(_ type: Any.Type) -> Bool { storage.rule.accepts(type) }
 
@@ -148,6 +151,7 @@ protocol TypedRule: Sendable {
     func check<T>(_ value: T) -> CheckOutcome
     var valueTypeName: String { get }
     var declarationError: VettedError? { get }
+    var descriptors: [RuleDescriptor] { get }
     func accepts(_ type: Any.Type) -> Bool
 }
 
@@ -160,6 +164,7 @@ struct TypedRuleBox<Value>: TypedRule {
 
     var valueTypeName: String { String(describing: Value.self) }
     var declarationError: VettedError? { rule.declarationError }
+    var descriptors: [RuleDescriptor] { rule.descriptors }
     func accepts(_ type: Any.Type) -> Bool { type == Value.self || type is Value.Type }
 }
 
@@ -213,6 +218,10 @@ public struct RelationCheck: Sendable {
     package let pairBody: (@Sendable (Any, Any) -> CheckOutcome)?
     /// The type the relation compares, for messages ("Any" for a custom body).
     package let valueTypeName: String
+    /// What the relation checks, as data: kind `relation` with the `other` field and the
+    /// `direction` (`notBefore`, `notAfter`, or `custom` with its `code`), or
+    /// ``RuleDescriptor/undescribedKind`` for a relation made from a closure over the values.
+    public let descriptor: RuleDescriptor
 
     public init(keys: [String], reportedAt reportedKey: String, _ body: @escaping @Sendable ([String: Any]) -> RuleViolation?) {
         self.keys = keys
@@ -220,13 +229,15 @@ public struct RelationCheck: Sendable {
         self.body = body
         self.pairBody = nil
         self.valueTypeName = "Any"
+        self.descriptor = RuleDescriptor(RuleDescriptor.undescribedKind)
     }
 
     /// A relation of two fields, checked on their values in order.
     package init(
-        _ first: String, _ second: String, reportedAt reportedKey: String, valueTypeName: String,
+        _ first: String, _ second: String, reportedAt reportedKey: String, valueTypeName: String, descriptor: RuleDescriptor,
         _ pair: @escaping @Sendable (Any, Any) -> CheckOutcome
     ) {
+        self.descriptor = descriptor
         self.keys = [first, second]
         self.reportedKey = reportedKey
         self.body = { values in
@@ -245,7 +256,7 @@ public struct RelationCheck: Sendable {
 /// `Relation("last_updated", after: "created", as: Date.self)`: the first
 /// field is not before the second; reported at the first.
 public func Relation<Value: Comparable & SendableMetatype>(_ later: String, after earlier: String, as type: Value.Type) -> RelationCheck {
-    Relation(later, earlier, as: type, .relationViolated, "must not be before \(earlier)") { $0 >= $1 }
+    relation(later, earlier, as: type, .relationViolated, "must not be before \(earlier)", direction: "notBefore") { $0 >= $1 }
 }
 
 /// `Relation(CodingKeys.lastUpdated, after: CodingKeys.created, as: Date.self)`:
@@ -261,10 +272,24 @@ public func Relation<Value: SendableMetatype>(
     _ first: String, _ second: String, as type: Value.Type, _ code: VettedError.Code, _ message: String,
     _ holds: @escaping @Sendable (Value, Value) -> Bool
 ) -> RelationCheck {
+    relation(first, second, as: type, code, message, direction: "custom", holds)
+}
+
+/// A relation between two fields, reported at the first, described by its `direction`
+/// (`notBefore`, `notAfter`, or `custom`).
+package func relation<Value: SendableMetatype>(
+    _ first: String, _ second: String, as type: Value.Type, _ code: VettedError.Code, _ message: String, direction: String,
+    _ holds: @escaping @Sendable (Value, Value) -> Bool
+) -> RelationCheck {
+    var parameters: [String: RuleParameter] = ["other": .string(second), "direction": .string(direction)]
+    if direction == "custom" { parameters["code"] = .string(code.rawValue) }
+    let found = parameters
     // The values come boxed in `Any` (a generic parameter does not open `Any`), so each takes one `switch` cast.
-    RelationCheck(first, second, reportedAt: first, valueTypeName: String(describing: Value.self)) { a, b in
+    return RelationCheck(
+        first, second, reportedAt: first, valueTypeName: String(describing: Value.self), descriptor: RuleDescriptor("relation", parameters)
+    ) { a, b in
         withValue(a, as: Value.self) { a in
-            withValue(b, as: Value.self) { b in holds(a, b) ? .passed : .violated(RuleViolation(code, message)) }
+            withValue(b, as: Value.self) { b in holds(a, b) ? .passed : .violated(RuleViolation(code, message, parameters: found)) }
         }
     }
 }

@@ -8,12 +8,18 @@ import VettedCore
 extension Rule where Value: Comparable & Sendable {
     /// `value` lies in `range`.
     public static func range(_ range: ClosedRange<Value>) -> Rule {
-        Rule { value in range.contains(value) ? nil : rangeViolation(range, value) }
+        let parameters = rangeParameters(range)
+        return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
+            range.contains(value) ? nil : rangeViolation(range, value, parameters)
+        }
     }
 
     /// `value` is at least `minimum`.
     public static func atLeast(_ minimum: Value) -> Rule {
-        Rule { value in value >= minimum ? nil : RuleViolation(.outOfRange, "must be at least \(minimum)", value: value) }
+        let parameters: [String: RuleParameter] = ["minimum": .bound(minimum)]
+        return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
+            value >= minimum ? nil : RuleViolation(.outOfRange, "must be at least \(minimum)", value: value, parameters: parameters)
+        }
     }
 }
 
@@ -21,42 +27,85 @@ extension Rule where Value == Int {
     /// `value` lies in `range`: the same rule as the generic one, compiled for
     /// `Int` so that a check does no generic work (the common case).
     public static func range(_ range: ClosedRange<Int>) -> Rule {
-        Rule { value in range.contains(value) ? nil : rangeViolation(range, value) }
+        let parameters: [String: RuleParameter] = ["minimum": .integer(range.lowerBound), "maximum": .integer(range.upperBound)]
+        return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
+            range.contains(value) ? nil : rangeViolation(range, value, parameters)
+        }
     }
 }
 
-func rangeViolation<Value>(_ range: ClosedRange<Value>, _ value: Value) -> RuleViolation {
-    RuleViolation(.outOfRange, "must be between \(range.lowerBound) and \(range.upperBound)", value: value)
+func rangeParameters<Value>(_ range: ClosedRange<Value>) -> [String: RuleParameter] {
+    ["minimum": .bound(range.lowerBound), "maximum": .bound(range.upperBound)]
+}
+
+func rangeViolation<Value>(_ range: ClosedRange<Value>, _ value: Value, _ parameters: [String: RuleParameter]) -> RuleViolation {
+    RuleViolation(.outOfRange, "must be between \(range.lowerBound) and \(range.upperBound)", value: value, parameters: parameters)
+}
+
+/// The units a length rule counts, as its descriptor and violations name them.
+enum LengthUnit: String {
+    case characters, unicodeScalars, utf8Bytes, elements
+
+    /// The singular noun of messages.
+    var noun: String {
+        switch self {
+        case .characters: "character"
+        case .unicodeScalars: "Unicode scalar"
+        case .utf8Bytes: "UTF-8 byte"
+        case .elements: "element"
+        }
+    }
+
+    func parameters(_ range: ClosedRange<Int>) -> [String: RuleParameter] {
+        ["unit": .string(rawValue), "minimum": .integer(range.lowerBound), "maximum": .integer(range.upperBound)]
+    }
 }
 
 extension Rule where Value == String {
     /// Length in characters (grapheme clusters, as a person counts them).
     public static func length(_ range: ClosedRange<Int>) -> Rule {
-        Rule { value in
+        Rule(describedAs: RuleDescriptor("length", LengthUnit.characters.parameters(range))) { value in
             // Every character has at least one UTF-8 byte, so a byte count within the upper
             // bound settles it without counting grapheme clusters (which is slow).
             let bytes = value.utf8.count
             if bytes <= range.upperBound, range.lowerBound <= 0 || (range.lowerBound == 1 && bytes > 0) { return nil }
-            return lengthViolation(value.count, range, unit: "character", value: value)
+            return lengthViolation(value.count, range, unit: .characters, value: value)
+        }
+    }
+
+    /// Length in Unicode scalars (code points, as JSON Schema's `minLength` and
+    /// `maxLength` count them): the length rule a schema states exactly.
+    public static func scalarLength(_ range: ClosedRange<Int>) -> Rule {
+        Rule(describedAs: RuleDescriptor("length", LengthUnit.unicodeScalars.parameters(range))) { value in
+            // Each scalar has one to four UTF-8 bytes: the byte count bounds the scalar count.
+            let bytes = value.utf8.count
+            if bytes <= range.upperBound && bytes / 4 >= range.lowerBound { return nil }
+            return lengthViolation(value.unicodeScalars.count, range, unit: .unicodeScalars, value: value)
         }
     }
 
     /// Length in UTF-8 bytes (as storage and wire formats count them).
     public static func utf8Length(_ range: ClosedRange<Int>) -> Rule {
-        Rule { value in lengthViolation(value.utf8.count, range, unit: "UTF-8 byte", value: value) }
+        Rule(describedAs: RuleDescriptor("length", LengthUnit.utf8Bytes.parameters(range))) { value in
+            lengthViolation(value.utf8.count, range, unit: .utf8Bytes, value: value)
+        }
     }
 
     /// Not empty, and not only whitespace.
     public static var nonBlank: Rule {
-        Rule { value in
+        Rule(describedAs: RuleDescriptor("nonBlank")) { value in
             value.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? RuleViolation(.empty, "must not be empty or blank") : nil
         }
     }
 
     /// One of `allowed`, exactly.
     public static func oneOf(_ allowed: Set<String>) -> Rule {
-        let list = allowed.sorted().joined(separator: ", ")
-        return Rule { value in allowed.contains(value) ? nil : RuleViolation(.notAllowed, "must be one of \(list)", value: value) }
+        let sorted = allowed.sorted()
+        let list = sorted.joined(separator: ", ")
+        let parameters: [String: RuleParameter] = ["allowed": .list(sorted.map(RuleParameter.string))]
+        return Rule(describedAs: RuleDescriptor("oneOf", parameters)) { value in
+            allowed.contains(value) ? nil : RuleViolation(.notAllowed, "must be one of \(list)", value: value, parameters: parameters)
+        }
     }
 
     /// Matches the pattern `source` entirely (see ``pattern(_:maximumLength:)-(LinearPattern,_)``).
@@ -75,11 +124,15 @@ extension Rule where Value == String {
     /// Matches `pattern` entirely, in time linear in the input (see ``LinearPattern``);
     /// inputs longer than `maximumLength` are refused before matching.
     public static func pattern(_ pattern: LinearPattern, maximumLength: Int = 1_024) -> Rule {
-        Rule { value in
+        let parameters: [String: RuleParameter] = ["pattern": .string(pattern.source), "maximumLength": .integer(maximumLength)]
+        return Rule(describedAs: RuleDescriptor("pattern", parameters)) { value in
             guard value.utf8.count <= maximumLength else {
-                return RuleViolation(.tooLong, "must be at most \(maximumLength) bytes to be matched", value: value)
+                return RuleViolation(
+                    .tooLong, "must be at most \(maximumLength) bytes to be matched", value: value,
+                    parameters: LengthUnit.utf8Bytes.parameters(0...maximumLength))
             }
-            return pattern.matches(value) ? nil : RuleViolation(.patternMismatch, "must match \(pattern.source)", value: value)
+            return pattern.matches(value)
+                ? nil : RuleViolation(.patternMismatch, "must match \(pattern.source)", value: value, parameters: ["pattern": .string(pattern.source)])
         }
     }
 }
@@ -87,12 +140,14 @@ extension Rule where Value == String {
 extension Rule where Value: Collection & Sendable {
     /// Not empty.
     public static var nonEmpty: Rule {
-        Rule { value in value.isEmpty ? RuleViolation(.empty, "must not be empty") : nil }
+        Rule(describedAs: RuleDescriptor("nonEmpty")) { value in value.isEmpty ? RuleViolation(.empty, "must not be empty") : nil }
     }
 
     /// Number of elements in `range`.
     public static func count(_ range: ClosedRange<Int>) -> Rule {
-        Rule { value in lengthViolation(value.count, range, unit: "element", value: nil as Int?) }
+        Rule(describedAs: RuleDescriptor("count", ["minimum": .integer(range.lowerBound), "maximum": .integer(range.upperBound)])) { value in
+            lengthViolation(value.count, range, unit: .elements, value: nil as Int?)
+        }
     }
 
     /// Every element passes `rule`; the first failure is reported at its element (`$.tags[1]`).
@@ -103,17 +158,17 @@ extension Rule where Value: Collection & Sendable {
                     if let violation = rule.check(element) { return violation.inside(.index(index)) }
                 }
                 return nil
-            }, declarationError: rule.declarationError)
+            }, declarationError: rule.declarationError, descriptors: [RuleDescriptor("each", element: rule.descriptors)])
     }
 }
 
 extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
     /// No element appears twice.
     public static var unique: Rule {
-        Rule { value in
+        Rule(describedAs: RuleDescriptor("unique")) { value in
             var seen = Set<Value.Element>()
             for (index, element) in value.enumerated() where !seen.insert(element).inserted {
-                return RuleViolation(.notUnique, "element \(index) repeats an earlier one")
+                return RuleViolation(.notUnique, "element \(index) repeats an earlier one", parameters: ["index": .integer(index)])
             }
             return nil
         }
@@ -123,23 +178,35 @@ extension Rule where Value: Collection & Sendable, Value.Element: Hashable {
 extension Rule where Value == Date {
     /// Not before `earliest`, and not after now plus `skew` (default five minutes).
     public static func within(notBefore earliest: Date, notAfterNowPlus skew: TimeInterval = 300) -> Rule {
-        Rule { value in
+        let notBefore = RuleParameter.bound(earliest)
+        let parameters: [String: RuleParameter] = ["notBefore": notBefore, "notAfterNowPlusSeconds": .number(skew)]
+        return Rule(describedAs: RuleDescriptor("dateWithin", parameters)) { value in
             // NaN passes `<` and `>` both ways: refused first.
             guard value.timeIntervalSinceReferenceDate.isFinite else { return RuleViolation(.nonFiniteDate, "must be a finite date") }
-            if value < earliest { return RuleViolation(.tooEarly, "must not be before \(earliest)", value: value) }
-            if value > Date().addingTimeInterval(skew) { return RuleViolation(.tooLate, "must not be in the future", value: value) }
+            if value < earliest {
+                return RuleViolation(.tooEarly, "must not be before \(earliest)", value: value, parameters: ["notBefore": notBefore])
+            }
+            if value > Date().addingTimeInterval(skew) {
+                return RuleViolation(
+                    .tooLate, "must not be in the future", value: value, parameters: ["notAfterNowPlusSeconds": .number(skew)])
+            }
             return nil
         }
     }
 }
 
-func lengthViolation(_ length: Int, _ range: ClosedRange<Int>, unit: String, value: Any?) -> RuleViolation? {
+func lengthViolation(_ length: Int, _ range: ClosedRange<Int>, unit: LengthUnit, value: Any?) -> RuleViolation? {
+    let parameters = unit.parameters(range)
     if length < range.lowerBound {
-        if length == 0 { return RuleViolation(.empty, "must not be empty") }
-        return RuleViolation(.tooShort, "must have at least \(range.lowerBound) \(unit)\(range.lowerBound == 1 ? "" : "s")", value: value)
+        if length == 0 { return RuleViolation(.empty, "must not be empty", parameters: parameters) }
+        return RuleViolation(
+            .tooShort, "must have at least \(range.lowerBound) \(unit.noun)\(range.lowerBound == 1 ? "" : "s")", value: value,
+            parameters: parameters)
     }
     if length > range.upperBound {
-        return RuleViolation(.tooLong, "must have at most \(range.upperBound) \(unit)\(range.upperBound == 1 ? "" : "s")", value: value)
+        return RuleViolation(
+            .tooLong, "must have at most \(range.upperBound) \(unit.noun)\(range.upperBound == 1 ? "" : "s")", value: value,
+            parameters: parameters)
     }
     return nil
 }

@@ -43,7 +43,11 @@ extension Rule where Value == String {
     ///
     /// The message names the code point and its position in scalars, never the text.
     public static func displaySafe(allowing allowance: DisplayTextAllowance = []) -> Rule {
-        Rule { value in
+        var allowing: [RuleParameter] = []
+        if allowance.contains(.tab) { allowing.append(.string("tab")) }
+        if allowance.contains(.newlines) { allowing.append(.string("newlines")) }
+        if allowance.contains(.joiners) { allowing.append(.string("joiners")) }
+        return Rule(describedAs: RuleDescriptor("displaySafe", ["allowing": .list(allowing)])) { value in
             // One pass over the UTF-8 bytes: printable ASCII is skipped byte by byte, other
             // scalars are assembled from their bytes (a String's UTF-8 is always well-formed)
             // and most are answered by range. Only a scalar that needs its properties looked
@@ -87,7 +91,9 @@ private func displayViolation(in value: String, _ allowance: DisplayTextAllowanc
         if let code = unsafeDisplayCode(scalar, allowance) {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            return RuleViolation(code, "must be safe to display: \(name) at scalar \(position)")
+            return RuleViolation(
+                code, "must be safe to display: \(name) at scalar \(position)",
+                parameters: ["codePoint": .string(name), "position": .integer(position)])
         }
     }
     return nil

@@ -21,30 +21,60 @@ public struct Rule<Value>: Sendable {
     /// (never a value to skip), and ``Validation/checkDeclarations(of:)`` reports
     /// without any value.
     public let declarationError: VettedError?
+    /// What the rule checks, as data: one descriptor per check (`a && b` has
+    /// both). A rule made from a closure alone has one of kind
+    /// ``RuleDescriptor/undescribedKind``: it says nothing a schema could use.
+    public let descriptors: [RuleDescriptor]
 
     /// A rule from a closure that returns a violation, or `nil` when `value` passes.
+    /// It does not describe itself: a schema reports it as not expressible.
     public init(_ body: @escaping @Sendable (Value) -> RuleViolation?) {
         self.body = body
         declarationError = nil
+        descriptors = [RuleDescriptor(RuleDescriptor.undescribedKind)]
+    }
+
+    /// A rule from a closure, with what it checks: `descriptor` is written into
+    /// schemas as an `x-vetted-<kind>` annotation with its parameters.
+    public init(describedAs descriptor: RuleDescriptor, _ body: @escaping @Sendable (Value) -> RuleViolation?) {
+        self.body = body
+        declarationError = nil
+        descriptors = [descriptor]
     }
 
     /// A rule that cannot work as declared: every check reports `error`.
     public init(misdeclared error: VettedError) {
         body = { _ in RuleViolation(error.code, error.message) }
         declarationError = error
+        descriptors = [RuleDescriptor(RuleDescriptor.misdeclaredKind, ["code": .string(error.code.rawValue)])]
     }
 
-    /// `body`, keeping the declaration error of the rules it was built from.
-    package init(_ body: @escaping @Sendable (Value) -> RuleViolation?, declarationError: VettedError?) {
+    /// `body`, keeping the declaration error and descriptors of the rules it was built from.
+    package init(
+        _ body: @escaping @Sendable (Value) -> RuleViolation?, declarationError: VettedError?, descriptors: [RuleDescriptor]
+    ) {
         self.body = body
         self.declarationError = declarationError
+        self.descriptors = descriptors
     }
 
     /// A custom rule: `test` returns whether the value passes; a failure gets `code` and `message`.
+    /// It does not describe itself (see ``custom(_:_:describedAs:_:)``).
     public static func custom(
         _ code: VettedError.Code, _ message: String, _ test: @escaping @Sendable (Value) -> Bool
     ) -> Rule {
-        Rule { value in test(value) ? nil : RuleViolation(code, message, value: value) }
+        Rule(describedAs: RuleDescriptor(RuleDescriptor.undescribedKind, ["code": .string(code.rawValue)])) { value in
+            test(value) ? nil : RuleViolation(code, message, value: value)
+        }
+    }
+
+    /// A custom rule that says what it checks: a failure gets `code`, `message` and the descriptor's parameters.
+    public static func custom(
+        _ code: VettedError.Code, _ message: String, describedAs descriptor: RuleDescriptor, _ test: @escaping @Sendable (Value) -> Bool
+    ) -> Rule {
+        Rule(describedAs: descriptor) { value in
+            test(value) ? nil : RuleViolation(code, message, value: value, parameters: descriptor.parameters)
+        }
     }
 
     /// The violation, or `nil` when `value` passes.
@@ -52,7 +82,9 @@ public struct Rule<Value>: Sendable {
 
     /// Both rules; the first violation wins.
     public static func && (lhs: Rule, rhs: Rule) -> Rule {
-        Rule({ value in lhs.check(value) ?? rhs.check(value) }, declarationError: lhs.declarationError ?? rhs.declarationError)
+        Rule(
+            { value in lhs.check(value) ?? rhs.check(value) }, declarationError: lhs.declarationError ?? rhs.declarationError,
+            descriptors: lhs.descriptors + rhs.descriptors)
     }
 
     /// Runs `self` on `value`, throwing the violation as a ``VettedError`` at `path`.
@@ -74,21 +106,33 @@ public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible,
     /// Where inside the checked value the defect is, when the rule looked
     /// into it (`.each` names the element: `[1]`); empty for the value itself.
     public let path: DocumentPath
+    /// The rule's parameters that say what was expected (`minimum`, `maximum`,
+    /// `unit`, `allowed`, …) or what was found (`codePoint`, `position`): for a
+    /// client to act on and an app to word its own message (see ``RuleMessageProvider``).
+    public let parameters: [String: RuleParameter]
 
-    public init(_ code: VettedError.Code, _ message: String, value: Any? = nil) {
-        self.init(code, message, excerpt: value.map { Excerpt.escape(String(describing: $0)) }, path: DocumentPath())
+    public init(_ code: VettedError.Code, _ message: String, value: Any? = nil, parameters: [String: RuleParameter] = [:]) {
+        self.init(
+            code, message, excerpt: value.map { Excerpt.escape(String(describing: $0)) }, path: DocumentPath(), parameters: parameters)
     }
 
-    init(_ code: VettedError.Code, _ message: String, excerpt: String?, path: DocumentPath) {
+    init(_ code: VettedError.Code, _ message: String, excerpt: String?, path: DocumentPath, parameters: [String: RuleParameter]) {
         self.code = code
         self.message = message
         self.excerpt = excerpt
         self.path = path
+        self.parameters = parameters
+    }
+
+    /// The same violation with `parameters` besides its own.
+    package func adding(_ parameters: [String: RuleParameter]) -> RuleViolation {
+        RuleViolation(
+            code, message, excerpt: excerpt, path: path, parameters: self.parameters.merging(parameters, uniquingKeysWith: { own, _ in own }))
     }
 
     /// The same violation, one step further down: at `component` of the value it was found in.
     public func inside(_ component: DocumentPath.Component) -> RuleViolation {
-        RuleViolation(code, message, excerpt: excerpt, path: DocumentPath([component] + path.components))
+        RuleViolation(code, message, excerpt: excerpt, path: DocumentPath([component] + path.components), parameters: parameters)
     }
 
     public var description: String { path.isEmpty ? "\(code): \(message)" : "\(code) at \(path.components.map(\.description).joined()): \(message)" }
@@ -97,9 +141,11 @@ public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible,
     /// The shared error type, located at `path`.
     /// `path` is where the checked value is; the violation's own ``path`` is appended.
     public func error(at path: DocumentPath) -> VettedError {
-        VettedError(
+        var error = VettedError(
             code: code, path: DocumentPath(path.components + self.path.components), message: message,
             excerpt: excerpt.map { Excerpt(text: $0, caret: 0) })
+        error.parameters = parameters
+        return error
     }
 }
 

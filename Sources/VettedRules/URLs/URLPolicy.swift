@@ -384,7 +384,10 @@ extension Rule where Value == String {
     /// A URL allowed by `policy` (see ``URLPolicy``).
     public static func url(_ policy: URLPolicy) -> Rule {
         if let error = policy.declarationError { return Rule(misdeclared: error) }
-        return Rule { value in policy.violation(for: value) }
+        let parameters = policy.parameters
+        return Rule(describedAs: RuleDescriptor("url", parameters)) { value in
+            policy.violation(for: value).map { policy.withParameters($0, parameters) }
+        }
     }
 }
 
@@ -392,7 +395,47 @@ extension Rule where Value == URL {
     /// A URL allowed by `policy`, checked on its absolute string.
     public static func url(_ policy: URLPolicy) -> Rule {
         if let error = policy.declarationError { return Rule(misdeclared: error) }
-        return Rule { value in policy.violation(for: value.absoluteString) }
+        let parameters = policy.parameters
+        return Rule(describedAs: RuleDescriptor("url", parameters)) { value in
+            policy.violation(for: value.absoluteString).map { policy.withParameters($0, parameters) }
+        }
+    }
+}
+
+extension URLPolicy {
+    /// The policy as a rule's parameters (see ``RuleDescriptor``).
+    var parameters: [String: RuleParameter] {
+        var exact: [RuleParameter] = []
+        var subdomains: [RuleParameter] = []
+        for host in hosts {
+            switch host {
+            case .exact(let name): exact.append(.string(name))
+            case .includingSubdomains(let name): subdomains.append(.string(name))
+            }
+        }
+        return [
+            "schemes": .list(schemes.sorted().map(RuleParameter.string)), "hosts": .list(exact),
+            "hostsIncludingSubdomains": .list(subdomains), "anyHost": .bool(allowsAnyHost),
+            "maximumLength": .integer(maximumLength), "allowsIPHosts": .bool(allowsIPHosts), "allowsUserInfo": .bool(allowsUserInfo),
+        ]
+    }
+
+    /// `violation` with the parameters its code is about: the schemes, the hosts, or the length.
+    func withParameters(_ violation: RuleViolation, _ parameters: [String: RuleParameter]) -> RuleViolation {
+        let names: [String] =
+            switch violation.code {
+            case .schemeNotAllowed: ["schemes"]
+            case .hostNotAllowed, .confusableHost: ["hosts", "hostsIncludingSubdomains", "anyHost"]
+            case .tooLong: ["maximumLength"]
+            default: []
+            }
+        guard !names.isEmpty else { return violation }
+        var chosen: [String: RuleParameter] = [:]
+        for name in names { chosen[name] = parameters[name] }
+        if violation.code == .tooLong {
+            chosen = ["unit": .string("utf8Bytes"), "minimum": .integer(0), "maximum": .integer(maximumLength)]
+        }
+        return violation.adding(chosen)
     }
 }
 

@@ -53,7 +53,7 @@ final class DecodingDocument {
         self.keys = decoder.keyDecodingStrategy
         self.floats = decoder.nonConformingFloatDecodingStrategy
         self.userInfo = decoder.userInfo
-        self.engine = RuleEngine(mode: decoder.validationMode)
+        self.engine = RuleEngine(mode: decoder.validationMode, messages: decoder.messageProvider)
         self.duplicateKeys = duplicateKeys
         // Structural errors are located on the tape (weakly: the document owns the engine).
         engine.locate = { [weak self] codingPath in self?.location(of: codingPath) }
