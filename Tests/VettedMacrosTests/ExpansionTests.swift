@@ -219,7 +219,7 @@ import VettedMacrosPlugin
 
             extension Item: VettedDecoding._VettedDecodable {
                 public static let __vettedFields = VettedDecoding._VettedFieldTable(
-                    [CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue], types: [__VettedField0.self, __VettedField1.self], isArray: [false, false])
+                    [CodingKeys.`count`.stringValue, CodingKeys.`note`.stringValue], types: [__VettedField0.self, __VettedField1.self], isArray: [false, false], required: [false, false], optional: [true, true])
                 public init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
                     try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
@@ -323,6 +323,9 @@ import VettedMacrosPlugin
             }
 
             extension Level: VettedDecoding._VettedIntEnum {
+                static var __vettedRawValues: [Int] {
+                    [Self.low.rawValue, Self.high.rawValue]
+                }
                 init(__vettedRawValue rawValue: Int) throws(VettedDecoding._VettedRawValueMiss) {
                     guard let value = Self(rawValue: rawValue) else {
                         throw VettedDecoding._VettedRawValueMiss()

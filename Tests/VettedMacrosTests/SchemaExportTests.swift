@@ -35,9 +35,98 @@ import VettedTestSupport
         #expect(property(listing, "last_updated")?["x-vetted-relation"] == ["direction": "notBefore", "other": "created"])
     }
 
-    @Test func printAll() {
-        for document in [Page.jsonSchema(), TestEvent.jsonSchema(), WrappedEvent.jsonSchema(), SchemaProbe.jsonSchema()] {
-            print(JSONWriter().string(document))
-        }
+    /// Defaults are not required; aliases are one property per spelling, exactly one of them present.
+    @Test func defaultsAndAliases() throws {
+        let page = try #require(definition(Page.jsonSchema(), "Page"))
+        #expect(page["required"] == nil)
+        #expect(property(page, "limit") == ["type": "integer", "minimum": 1, "maximum": 100])
+        #expect(property(page, "productId") == property(page, "id"))
+        #expect(property(page, "note") == ["type": ["string", "null"]])
+        #expect(
+            page["allOf"] == [
+                ["oneOf": [["required": ["id"]], ["required": ["productId"]], ["required": ["product_id"]]]],
+                ["oneOf": [["required": ["language"]], ["required": ["lang"]], ["not": ["anyOf": [["required": ["language"]], ["required": ["lang"]]]]]]],
+            ])
     }
+
+    @Test func internallyTaggedUnion() throws {
+        let document = TestEvent.jsonSchema()
+        let event = try #require(definition(document, "TestEvent"))
+        #expect(
+            event["oneOf"] == [
+                ["allOf": [["$ref": "#/$defs/TestCreated"]], "properties": ["type": ["const": "created"]], "required": ["type"]],
+                ["allOf": [["$ref": "#/$defs/TestSold"]], "properties": ["type": ["const": "listing.sold"]], "required": ["type"]],
+            ])
+        #expect(
+            event["discriminator"]
+                == ["propertyName": "type", "mapping": ["created": "#/$defs/TestCreated", "listing.sold": "#/$defs/TestSold"]])
+        #expect(definition(document, "TestSold")?["required"] == ["id", "price"])
+    }
+
+    /// Adjacently tagged, with an `@UnknownTag` case: a branch for every other tag; no discriminator.
+    @Test func adjacentlyTaggedUnionWithAFallback() throws {
+        let event = try #require(definition(WrappedEvent.jsonSchema(), "WrappedEvent"))
+        #expect(
+            event["oneOf"] == [
+                ["type": "object", "properties": ["type": ["const": "created"], "data": ["$ref": "#/$defs/TestCreated"]], "required": ["type", "data"]],
+                ["type": "object", "properties": ["type": ["const": "listing.sold"], "data": ["$ref": "#/$defs/TestSold"]], "required": ["type", "data"]],
+                ["type": "object", "properties": ["type": ["type": "string", "not": ["enum": ["created", "listing.sold"]]]], "required": ["type"]],
+            ])
+        #expect(event["discriminator"] == nil)
+    }
+
+    /// Every rule JSON Schema states exactly as its keyword; the rest as annotations.
+    @Test func keywordsAndAnnotations() throws {
+        let document = SchemaProbe.jsonSchema()
+        let probe = try #require(definition(document, "SchemaProbe"))
+        #expect(property(probe, "code") == ["type": "string", "minLength": 2, "maxLength": 8])
+        #expect(property(probe, "color") == ["type": "string", "enum": ["green", "red"]])
+        #expect(property(probe, "levels") == ["type": "array", "items": ["$ref": "#/$defs/Level"], "maxItems": 3, "uniqueItems": true])
+        #expect(definition(document, "Level") == ["type": "integer", "enum": [1, 2, 3]])
+        #expect(property(probe, "ratio")?["minimum"] == .number(JSONNumber(0.5) ?? JSONNumber(0)))
+        #expect(property(probe, "labels")?["minProperties"] == 1)
+        #expect(property(probe, "words") == ["type": "array", "items": ["type": "string", "minLength": 1, "maxLength": 3]])
+        #expect(property(probe, "inner") == ["anyOf": [["$ref": "#/$defs/TestCreated"], ["type": "null"]]])
+        #expect(property(probe, "title") == ["type": "string", "minLength": 1, "x-vetted-nonBlank": [:]])
+        #expect(property(probe, "short") == ["type": ["string", "null"], "x-vetted-length": ["maximum": 6, "minimum": 0, "unit": "utf8Bytes"]])
+        #expect(property(probe, "even")?["x-vetted-undescribed"] == ["code": "odd"])
+    }
+
+    /// The decoder's strategies are the schema's: ISO 8601 dates, snake-case keys.
+    @Test func theDecodersStrategies() throws {
+        let decoder = VettedJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let document = SchemaKeys.jsonSchema(for: decoder)
+        let keys = try #require(definition(document, "SchemaKeys"))
+        #expect(property(keys, "created_at") == ["type": "string", "format": "date-time"])
+        #expect(keys["required"] == ["created_at"])
+        // `URL` has no snake-case spelling that converts back to it: no document key reaches it,
+        // so the decoder refuses every document, and so does the schema.
+        #expect(keys["x-vetted-unreachableKey"] == ["key": "URL", "required": true])
+        #expect(keys["not"] == [:])
+        #expect(keys["x-vetted-keyDecoding"] == ["strategy": "convertFromSnakeCase"])
+    }
+
+    @Test func openAPIComponentsShareOneSetOfSchemas() throws {
+        let components = openAPIComponents(Listing.self, TestEvent.self)
+        let schemas = try #require(components["schemas"]?.objectValue)
+        #expect(schemas.keys == ["Listing", "Tag", "TestEvent", "TestCreated", "TestSold"])
+        #expect(schemas["Listing"]?["properties"]?["tags"]?["items"] == ["$ref": "#/components/schemas/Tag"])
+        #expect(VettedSchema.openAPISchema([Listing].self) == ["type": "array", "items": ["$ref": "#/components/schemas/Listing"]])
+    }
+
+    /// A type the writer does not know is said to be one, never guessed.
+    @Test func undescribedTypes() {
+        #expect(
+            VettedSchema.document(for: NSObject.self)
+                == ["$schema": "https://json-schema.org/draft/2020-12/schema", "x-vetted-undescribed": "NSObject is not a @Vetted type, and not one Vetted knows how to describe"])
+    }
+}
+
+@Vetted struct SchemaKeys: Codable {
+    var createdAt: Date
+    var URL: String
+
+    enum CodingKeys: String, CodingKey { case createdAt, URL }
 }

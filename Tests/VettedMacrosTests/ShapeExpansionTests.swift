@@ -213,7 +213,7 @@ import VettedMacrosPlugin
 
             extension Page: VettedDecoding._VettedDecodable {
                 static let __vettedFields = VettedDecoding._VettedFieldTable(
-                    ["limit", "id", "note"], aliases: [[], ["productId"], []], types: [__VettedField0.self, __VettedField1.self, __VettedField2.self], isArray: [false, false, false])
+                    ["limit", "id", "note"], aliases: [[], ["productId"], []], types: [__VettedField0.self, __VettedField1.self, __VettedField2.self], isArray: [false, false, false], required: [false, true, false], optional: [false, false, true])
                 init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
                     try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil

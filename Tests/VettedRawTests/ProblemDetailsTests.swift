@@ -41,6 +41,21 @@ import VettedTestSupport
         ])
     }
 
+    /// A rule's parameters go with its code, for a client to act on and word itself.
+    @Test func rulesCarryTheirParameters() throws {
+        var error = VettedError(code: .tooLong, path: [.key("name")], message: "must have at most 200 characters")
+        error.parameters = ["unit": .string("characters"), "minimum": .integer(1), "maximum": .integer(200)]
+        let details = try #require(ProblemDetails(ValidationErrors(errors: [error])))
+        #expect(details.errors.first?.parameters == error.parameters)
+        #expect(
+            String(decoding: details.json, as: UTF8.self)
+                == #"{"type":"urn:vetted:problem:rules","title":"The body breaks the rules","status":422,"detail":"must have at most 200 characters","errors":[{"pointer":"/name","path":"$.name","code":"tooLong","stage":"rules","detail":"must have at most 200 characters","parameters":{"maximum":200,"minimum":1,"unit":"characters"}}]}"#)
+        // Read back by a client; a problem without parameters reads as none.
+        #expect(try JSONDecoder().decode(ProblemDetails.self, from: Data(details.json)) == details)
+        let older = #"{"type":"t","title":"t","status":422,"detail":"d","errors":[{"pointer":"","path":"$","code":"c","stage":"rules","detail":"d"}]}"#
+        #expect(try JSONDecoder().decode(ProblemDetails.self, from: Data(older.utf8)).errors.first?.parameters == [:])
+    }
+
     /// Foundation's own `DecodingError` is read by its coding path; its description, which can quote the input, is not used.
     @Test func foundationsDecodingErrorIsReadWithoutItsDescription() throws {
         struct Key: CodingKey {

@@ -10,11 +10,12 @@ import VettedRaw
 /// ```json
 /// {"type":"urn:vetted:problem:rules","title":"The body breaks the rules","status":422,
 ///  "detail":"2 errors","errors":[{"pointer":"/price","path":"$.price","code":"patternMismatch",
-///  "stage":"rules","detail":"…"}]}
+///  "stage":"rules","detail":"…","parameters":{"pattern":"[0-9]+(\\.[0-9]{1,2})?"}}]}
 /// ```
 ///
 /// Each entry of ``errors`` names where (an RFC 6901 JSON Pointer and Vetted's
-/// `$`-path), what (Vetted's stable code), and which stage refused it. Its
+/// `$`-path), what (Vetted's stable code), which stage refused it, and the
+/// broken rule's parameters (`minimum`, `maximum`, `unit`, …). Its
 /// `detail` is Vetted's message: the input appears in it only as the decoder's
 /// short, escaped excerpt, never as the body itself.
 ///
@@ -34,13 +35,36 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
         public var stage: String
         /// For a person; the input only as an escaped, capped excerpt.
         public var detail: String
+        /// The broken rule's parameters (`minimum`, `maximum`, `unit`, `allowed`, …), for a
+        /// client to act on and word in its own language; empty for other errors.
+        public var parameters: [String: RuleParameter]
 
-        public init(pointer: String, path: String, code: String, stage: String, detail: String) {
+        public init(
+            pointer: String, path: String, code: String, stage: String, detail: String, parameters: [String: RuleParameter] = [:]
+        ) {
             self.pointer = pointer
             self.path = path
             self.code = code
             self.stage = stage
             self.detail = detail
+            self.parameters = parameters
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case pointer, path, code, stage, detail, parameters
+        }
+
+        /// Reads an entry; `parameters` may be absent (a problem written before they were).
+        ///
+        /// - Throws: `DecodingError` for a missing or mistyped member.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            pointer = try container.decode(String.self, forKey: .pointer)
+            path = try container.decode(String.self, forKey: .path)
+            code = try container.decode(String.self, forKey: .code)
+            stage = try container.decode(String.self, forKey: .stage)
+            detail = try container.decode(String.self, forKey: .detail)
+            parameters = try container.decodeIfPresent([String: RuleParameter].self, forKey: .parameters) ?? [:]
         }
     }
 
@@ -132,7 +156,7 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
         let errors = errors.map { entry in
             object([
                 ("pointer", .string(entry.pointer)), ("path", .string(entry.path)), ("code", .string(entry.code)),
-                ("stage", .string(entry.stage)), ("detail", .string(entry.detail)),
+                ("stage", .string(entry.stage)), ("detail", .string(entry.detail)), ("parameters", JSONValue(entry.parameters)),
             ])
         }
         return JSONWriter().bytes(
@@ -221,7 +245,7 @@ extension ProblemDetails.Entry {
         }
         self.init(
             pointer: Self.pointer(error.path), path: error.path.description, code: error.code.rawValue, stage: stage.rawValue,
-            detail: detail)
+            detail: detail, parameters: error.parameters)
     }
 
     /// RFC 6901: each step is `/` and the key with `~` written `~0` and `/` written `~1`.

@@ -49,3 +49,53 @@ public enum RuleParameter: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension RuleParameter: Codable {
+    /// Reads a JSON-like value: a Boolean, an integer, another number, text, or a list of these.
+    ///
+    /// - Throws: `DecodingError.typeMismatch` for anything else (an object, `null`).
+    public init(from decoder: any Decoder) throws {
+        if var list = try? decoder.unkeyedContainer() {
+            var values: [RuleParameter] = []
+            while !list.isAtEnd { values.append(try list.decode(RuleParameter.self)) }
+            self = .list(values)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if let value = try? single.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? single.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
+        } else {
+            throw DecodingError.typeMismatch(
+                RuleParameter.self, .init(codingPath: decoder.codingPath, debugDescription: "a rule parameter is a Boolean, a number, text or a list"))
+        }
+    }
+
+    /// Writes the value as itself: a Boolean, a number, text, or a list.
+    ///
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .integer(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .number(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .string(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .bool(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .list(let values):
+            var list = encoder.unkeyedContainer()
+            for value in values { try list.encode(value) }
+        }
+    }
+}

@@ -1,3 +1,5 @@
+public import VettedCore
+
 /// An inert JSON value: data only, no behaviour, nothing it can make run.
 ///
 /// Objects keep their members in document order; numbers keep their exact
@@ -150,5 +152,28 @@ extension JSONValue {
             }
         }
         return true
+    }
+}
+
+extension JSONValue {
+    /// A rule's parameter as JSON: a number, text, a Boolean or an array
+    /// (a floating-point value that is not finite as text, since JSON has no such number).
+    public init(_ parameter: RuleParameter) {
+        switch parameter {
+        case .integer(let value): self = .number(JSONNumber(value))
+        case .number(let value): self = JSONNumber(value).map(JSONValue.number) ?? .string(String(value))
+        case .string(let value): self = .string(value)
+        case .bool(let value): self = .bool(value)
+        case .list(let values): self = .array(values.map(JSONValue.init))
+        }
+    }
+
+    /// Parameters by name, as an object with the names in order.
+    public init(_ parameters: [String: RuleParameter]) {
+        var object = JSONObject()
+        for name in parameters.keys.sorted() {
+            if let value = parameters[name] { object[name] = JSONValue(value) }
+        }
+        self = .object(object)
     }
 }

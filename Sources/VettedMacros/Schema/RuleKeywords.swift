@@ -90,13 +90,5 @@ enum RuleKeywords {
     private static func isObject(_ schema: JSONObject) -> Bool { typeNames(schema).contains("object") }
 
     /// A parameter as JSON.
-    static func json(_ parameter: RuleParameter) -> JSONValue {
-        switch parameter {
-        case .integer(let value): .number(JSONNumber(value))
-        case .number(let value): JSONNumber(value).map(JSONValue.number) ?? .string(String(value))
-        case .string(let value): .string(value)
-        case .bool(let value): .bool(value)
-        case .list(let values): .array(values.map(json))
-        }
-    }
+    static func json(_ parameter: RuleParameter) -> JSONValue { JSONValue(parameter) }
 }

@@ -169,6 +169,7 @@ struct SchemaWriter {
         var required: [JSONValue] = []
         var choices: [JSONValue] = []
         var notes = Annotations()
+        var unsatisfiable = false
         for index in fields.names.indices {
             let name = fields.names[index]
             var value = fieldSchema(fields, index, rules: validation.checks(for: name), relations: validation.relations(reportedAt: name))
@@ -177,10 +178,7 @@ struct SchemaWriter {
             let spellings = ([name] + (fields.aliases.indices.contains(index) ? fields.aliases[index] : [])).map { (name: $0, key: documentKey($0)) }
             var present: [JSONValue] = []
             for spelling in spellings {
-                guard let key = spelling.key else {
-                    notes.add("unreachableKey", ["key": .string(spelling.name)])
-                    continue
-                }
+                guard let key = spelling.key else { continue }
                 properties[key] = .object(value)
                 present.append(["required": [.string(key)]])
             }
@@ -191,13 +189,16 @@ struct SchemaWriter {
                 var options = present
                 if !isRequired { options.append(["not": ["anyOf": .array(present)]]) }
                 choices.append(["oneOf": .array(options)])
-            } else if present.isEmpty, isRequired {
-                notes.add("unreachableKey", ["key": .string(name), "required": true])
+            } else if present.isEmpty {
+                // No document key reaches the field. Required, the decoder refuses every document.
+                notes.add("unreachableKey", ["key": .string(name), "required": .bool(isRequired)])
+                unsatisfiable = unsatisfiable || isRequired
             }
         }
         var schema: JSONObject = ["type": "object", "properties": .object(properties)]
         if !required.isEmpty { schema["required"] = .array(required) }
         if !choices.isEmpty { schema["allOf"] = .array(choices) }
+        if unsatisfiable { schema["not"] = [:] }
         switch keys {
         case .useDefaultKeys: break
         case .convertFromSnakeCase: notes.add("keyDecoding", ["strategy": "convertFromSnakeCase"])
@@ -276,11 +277,7 @@ struct Annotations {
     }
 
     mutating func add(_ kind: String, _ parameters: [String: RuleParameter]) {
-        var object = JSONObject()
-        for name in parameters.keys.sorted() {
-            if let value = parameters[name] { object[name] = RuleKeywords.json(value) }
-        }
-        add(kind, object)
+        add(kind, JSONValue(parameters).objectValue ?? [:])
     }
 
     func write(into schema: inout JSONObject) {
