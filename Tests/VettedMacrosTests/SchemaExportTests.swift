@@ -130,3 +130,12 @@ import VettedTestSupport
 
     enum CodingKeys: String, CodingKey { case createdAt, URL }
 }
+
+/// JSON Schema's `integer` is any number with no fraction, `1.0` and `1e2` too; so is the decoder's `Int`.
+@Suite struct SchemaIntegerTests {
+    @Test func anIntegerWrittenWithAZeroFractionOrAnExponentIsAnInteger() throws {
+        let created = try VettedJSONDecoder().decode(TestCreated.self, from: Data(#"{"id": 1.0, "name": "Lamp"}"#.utf8))
+        #expect(created.id == 1)
+        #expect(try VettedJSONDecoder().decode(TestCreated.self, from: Data(#"{"id": 1e2, "name": "Lamp"}"#.utf8)).id == 100)
+    }
+}

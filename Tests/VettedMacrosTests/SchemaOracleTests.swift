@@ -161,7 +161,7 @@ enum SchemaOracle {
         "https://example.com/a-path-that-makes-this-url-longer-than-fifty-bytes", "created", "listing.sold", "other",
         [], [1], [1, 1], [1, 2, 3, 4], ["music"], ["music", "music"], ["nope"], ["a", "abcd"], [:], ["a": 1], ["a": "x"],
         ["id": 1, "name": "x"], ["id": 0, "name": "x"], ["id": 1, "price": -1],
-    ]
+    ] + ["1.0", "1e2", "-0", "2.5e0", "1E+3"].compactMap { JSONNumber(literal: $0).map(JSONValue.number) }
 
     /// One change somewhere in `value`: a member replaced, removed or added, or an element replaced.
     static func mutate(_ value: JSONValue, _ generator: inout SeededGenerator) -> JSONValue {
