@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "JunkModel",
                 .product(name: "Vetted", package: "Vetted"),
+                .product(name: "VettedMacros", package: "Vetted"),
                 .product(name: "VettedHummingbird", package: "Vetted"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -157,7 +157,8 @@ public final class ListingsService: Sendable {
         return try sign(status: 200, body)
     }
 
-    /// Routes for `GET /listings`, `POST /listings`, `POST /listings/{id}/price` and `GET /events`.
+    /// Routes for `GET /listings`, `POST /listings`, `POST /listings/{id}/price`, `GET /events`,
+    /// and `GET /openapi.json`, which describes them (their bodies' schemas are the model types' rules).
     ///
     /// Request bodies are read by VettedHummingbird: ``ListingsRequestContext`` gives
     /// Vetted's decoder, the cap and the deadline, and every refusal is a problem
@@ -174,6 +175,9 @@ public final class ListingsService: Sendable {
             } catch {
                 throw Self.storeUnavailable("the events could not be read")
             }
+        }
+        router.get("openapi.json") { _, _ -> Response in
+            try self.signedResponse(status: 200, OpenAPIDocument.bytes)
         }
         router.post("listings") { request, context -> Response in
             try await self.postListing(try await request.decode(as: Listing.self, context: context))
