@@ -113,6 +113,7 @@ import VettedTestSupport
         let schemas = try #require(components["schemas"]?.objectValue)
         #expect(schemas.keys == ["Listing", "Tag", "TestEvent", "TestCreated", "TestSold"])
         #expect(schemas["Listing"]?["properties"]?["tags"]?["items"] == ["$ref": "#/components/schemas/Tag"])
+        #expect(openAPIComponents([Listing.self, TestEvent.self]) == components)
         #expect(VettedSchema.openAPISchema([Listing].self) == ["type": "array", "items": ["$ref": "#/components/schemas/Listing"]])
     }
 

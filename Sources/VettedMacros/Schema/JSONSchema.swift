@@ -66,3 +66,8 @@ public enum VettedSchema {
 public func openAPIComponents(_ types: Any.Type..., decoder: VettedJSONDecoder = VettedJSONDecoder()) -> JSONValue {
     VettedSchema.openAPIComponents(types, decoder: decoder)
 }
+
+/// The `components` object of an OpenAPI 3.1 document for `types`, given as an array.
+public func openAPIComponents(_ types: [Any.Type], decoder: VettedJSONDecoder = VettedJSONDecoder()) -> JSONValue {
+    VettedSchema.openAPIComponents(types, decoder: decoder)
+}
