@@ -164,11 +164,12 @@ extension VettedModel {
     /// Checks a value that Vetted did not decode — made in code, or decoded by
     /// Foundation — against the same rules, with the same codes and paths
     /// (`$.tags[1]`, keyed by coding keys), nested `@Vetted` values included.
-    /// Violations carry no byte offsets: there is no document.
+    /// Violations carry no byte offsets: there is no document. `messages` words
+    /// violations as a decoder's `messageProvider` does.
     ///
     /// - Throws: ``ValidationErrors`` with every violation (or the first, under `.failFast`).
-    public func validate(mode: ValidationMode = .collect) throws(ValidationErrors) {
-        var visitor = _VettedFieldVisitor(mode: mode)
+    public func validate(mode: ValidationMode = .collect, messages: RuleMessageProvider? = nil) throws(ValidationErrors) {
+        var visitor = _VettedFieldVisitor(mode: mode, messages: messages)
         visitor.descend(self, at: DocumentPath())
         if let errors = visitor.finish() { throw errors }
     }
@@ -178,6 +179,7 @@ extension VettedModel {
 @_documentation(visibility: private)
 public struct _VettedFieldVisitor {
     private let mode: ValidationMode
+    private let messages: RuleMessageProvider?
     private var errors: [VettedError] = []
     private var omitted = 0
     private var stopped = false
@@ -187,7 +189,10 @@ public struct _VettedFieldVisitor {
     private var relationKeys: Set<String> = []
     private var relationValues: [String: Any] = [:]
 
-    init(mode: ValidationMode) { self.mode = mode }
+    init(mode: ValidationMode, messages: RuleMessageProvider?) {
+        self.mode = mode
+        self.messages = messages
+    }
 
     /// Called by a tagged union's generated code for its case's payload: checked at the
     /// union's own path (internally tagged) or under `key` (adjacently tagged).
@@ -248,6 +253,8 @@ public struct _VettedFieldVisitor {
     }
 
     private mutating func record(_ error: VettedError) {
+        var error = error
+        if let messages, let text = messages(error.code, error.parameters) { error.message = text }
         switch mode {
         case .failFast:
             errors.append(error)

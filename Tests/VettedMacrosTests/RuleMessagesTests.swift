@@ -57,4 +57,14 @@ import VettedTestSupport
         #expect(failure.errors.map(\.code) == [.outOfRange])
         #expect(failure.errors.first?.message == "Muss zwischen 1 und 2147483647 liegen.")
     }
+
+    /// A value made in code, checked with the same words.
+    @Test func validateUsesTheProvider() throws {
+        let listing = Listing(
+            id: 0, name: "Guitar", description: "Fine", price: "12", sold: false, url: "https://example.com/1", tags: [.music],
+            created: Date(timeIntervalSinceReferenceDate: 10), lastUpdated: Date(timeIntervalSinceReferenceDate: 20))
+        let errors = #expect(throws: ValidationErrors.self) { try listing.validate(messages: Self.german) }
+        #expect(errors?.errors.map(\.message) == ["Muss zwischen 1 und 2147483647 liegen."])
+        #expect(errors?.errors.first?.parameters == ["minimum": .integer(1), "maximum": .integer(2_147_483_647)])
+    }
 }

@@ -28,7 +28,7 @@ import VettedTestSupport
         // Characters are not code points: an annotation, with the parameters.
         #expect(property(listing, "name")?["x-vetted-length"] == ["maximum": 200, "minimum": 1, "unit": "characters"])
         #expect(property(listing, "name")?["x-vetted-displaySafe"] == ["allowing": []])
-        #expect(property(listing, "price")?["pattern"] == #"^(?:[0-9]+(?:\.[0-9]{1,2})?)$(?![\s\S])"#)
+        #expect(property(listing, "price")?["pattern"] == #"^([0-9]+(\.[0-9]{1,2})?)$"#)
         #expect(property(listing, "tags") == ["type": "array", "items": ["$ref": "#/$defs/Tag"], "minItems": 1, "maxItems": 10])
         #expect(definition(document, "Tag") == ["type": "string", "enum": ["music", "electric", "acoustic", "vintage", "books", "tools", "garden", "kids"]])
         #expect(property(listing, "created") == ["type": "number", "x-vetted-dateEncoding": "secondsSince2001"])

@@ -156,7 +156,7 @@ enum SchemaOracle {
     static let replacements: [JSONValue] = [
         .null, true, 0, -1, 1, 2, 3, 4, 7, 1_000, 1_000_001, 2_147_483_648, SchemaOracle.number(1.5), SchemaOracle.number(0.25),
         SchemaOracle.number(9.75), "", " ", "a", "ab", "abcdefghi", "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", "red", "blue",
-        .string(String(repeating: "x", count: 201)), "tab\there", "bidi\u{202E}txt", "1.25", "1.234", "12a",
+        .string(String(repeating: "x", count: 201)), "tab\there", "bidi\u{202E}txt", "1.25", "1.234", "12a", "12\n", "ab\n",
         "https://example.com/x", "http://example.com/", "https://examp1e.com/", "https://user@example.com/",
         "https://example.com/a-path-that-makes-this-url-longer-than-fifty-bytes", "created", "listing.sold", "other",
         [], [1], [1, 1], [1, 2, 3, 4], ["music"], ["music", "music"], ["nope"], ["a", "abcd"], [:], ["a": 1], ["a": "x"],

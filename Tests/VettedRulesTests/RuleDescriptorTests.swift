@@ -87,24 +87,44 @@ import VettedCore
         #expect(Rule<String>.scalarLength(0...Int.max).check(String(repeating: "x", count: 10_000)) == nil)
     }
 
-    /// The pattern as JSON Schema's keyword: rendered from the parsed pattern, anchored.
+    /// The pattern as JSON Schema's keyword: rendered from the parsed pattern, anchored, in the
+    /// syntax Vetted and ECMA-262 share (plain groups, explicit classes, characters as themselves).
     @Test(arguments: [
-        ("[0-9]+(\\.[0-9]{1,2})?", #"^(?:[0-9]+(?:\.[0-9]{1,2})?)$(?![\s\S])"#),
-        ("a|b", #"^(?:(?:a|b))$(?![\s\S])"#),
-        ("\\d\\w\\s", #"^(?:[0-9][0-9A-Z_a-z][\u0009-\u000D ])$(?![\s\S])"#),
-        (".x*", #"^(?:[\s\S]x*)$(?![\s\S])"#),
-        ("[^a-c\\]]", #"^(?:[^a-c\]])$(?![\s\S])"#),
-        ("a{2,}b{3}", #"^(?:a{2,}b{3})$(?![\s\S])"#),
-        ("^ab$", #"^(?:ab)$(?![\s\S])"#),
-        ("é", #"^(?:[\u00E9])$(?![\s\S])"#),
+        ("[0-9]+(\\.[0-9]{1,2})?", #"^([0-9]+(\.[0-9]{1,2})?)$"#),
+        ("a|b", "^(a|b)$"),
+        ("x(a|b)", "^(x(a|b))$"),
+        ("\\d\\w\\s", "^([0-9][0-9A-Z_a-z][\t-\r ])$"),
+        (".x*", #"^([\s\S]x*)$"#),
+        ("[^a-c\\]]", #"^([^a-c\]])$"#),
+        ("a{2,}b{3}", "^(a{2,}b{3})$"),
+        ("^ab$", "^(ab)$"),
+        ("é😀", "^(é😀)$"),
+        ("\\.\\}\\/-", #"^(\.\}\/-)$"#),
+        ("", "^()$"),
     ])
     func patternsAsECMAScript(source: String, expected: String) throws {
         #expect(try LinearPattern(source).ecmaSource == expected)
     }
 
-    /// A scalar outside the Basic Multilingual Plane is counted differently by the dialects: no keyword.
-    @Test func astralScalarsAreNotWrittenAsAKeyword() throws {
-        #expect(try LinearPattern("a😀").ecmaSource == nil)
+    /// The written pattern is one Vetted reads too, and matches what the source matches.
+    @Test func theWrittenPatternMatchesWhatTheSourceMatches() throws {
+        let samples = ["", "a", "b", "ab", "x", "12", "12.5", "12.345", " ", "\t", "é", "😀", "a-b", "_", "Z9", "a\nb", "-", "]", "\\"]
+        for source in ["[0-9]+(\\.[0-9]{1,2})?", "a|b", "\\d\\w\\s", ".x*", "[^a-c\\]]", "[\\S]+", "[^\\D]*", "\\W?.", "(a|b)*c?", "[\\]\\\\-]+", "\\s*"] {
+            let original = try LinearPattern(source)
+            let written = try LinearPattern(try #require(original.ecmaSource))
+            for sample in samples {
+                #expect(written.matches(sample) == original.matches(sample), "\(source) as \(written.source) on \(sample.debugDescription)")
+            }
+        }
+    }
+
+    /// Regression: a negated shorthand inside a class (`[\S]`) added nothing, so it matched nothing.
+    @Test func negatedShorthandInsideAClass() throws {
+        let nonSpace = try LinearPattern("[\\S]+")
+        #expect(nonSpace.matches("ab") && !nonSpace.matches("a b"))
+        let digits = try LinearPattern("[^\\D]+")
+        #expect(digits.matches("123") && !digits.matches("12a"))
+        #expect(try LinearPattern("[\\W\\w]").matches("😀"))
     }
 
     @Test func parametersRoundTripThroughJSON() throws {

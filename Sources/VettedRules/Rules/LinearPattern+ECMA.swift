@@ -1,84 +1,76 @@
-// A LinearPattern written as a regular expression that ECMA-262 (JSON Schema's
-// dialect) and Python's `re` read alike, for schemas: rendered from the parsed
-// pattern, not from its text, so that every construct means there what it means here.
+// A LinearPattern written as a regular expression that Vetted, ECMA-262 (with
+// the `u` flag, as JSON Schema 2020-12 asks) and Python's `re` read alike, for
+// schemas: rendered from the parsed pattern, not from its text, so that every
+// construct means there what it means here.
 
 extension LinearPattern {
-    /// The pattern as JSON Schema's `pattern` keyword: anchored at both ends
-    /// (JSON Schema searches; Vetted matches the whole text), with `.` and the
-    /// shorthand classes spelled as explicit ranges (their meanings differ
-    /// between dialects), and a final negative lookahead, since `$` also
-    /// matches before a final newline in some dialects. `nil` when the pattern
-    /// holds a scalar outside the Basic Multilingual Plane, which the two
-    /// dialects count differently: the rule is then only an annotation.
+    /// The pattern as JSON Schema's `pattern` keyword, in the syntax Vetted and
+    /// ECMA-262 share: anchored at both ends (JSON Schema searches; Vetted
+    /// matches the whole text), plain groups, `.` and the shorthand classes
+    /// spelled as explicit classes (their meanings differ between dialects),
+    /// characters as themselves (escaped where they are syntax). `LinearPattern`
+    /// compiles the result to the same automaton. `nil` if the source does not compile.
     package var ecmaSource: String? {
         var parser = Parser(scalars: Array(source.unicodeScalars))
         guard let node = try? parser.parseAlternatives(depth: 0) else { return nil }
-        guard let body = Self.render(node) else { return nil }
-        return "^(?:" + body + ")$(?![\\s\\S])"
+        // Top-level alternatives need no group of their own: the anchors' group holds them.
+        if case .alternatives(let nodes) = node { return "^(" + nodes.map(Self.render).joined(separator: "|") + ")$" }
+        return "^(" + Self.render(node) + ")$"
     }
 
-    private static func render(_ node: Node) -> String? {
+    private static func render(_ node: Node) -> String {
         switch node {
         case .set(let set):
             return render(set)
         case .sequence(let nodes):
-            var text = ""
-            for node in nodes {
-                guard let part = render(node) else { return nil }
-                text += part
-            }
-            return text
+            return nodes.map(render).joined()
         case .alternatives(let nodes):
-            var parts: [String] = []
-            for node in nodes {
-                guard let part = render(node) else { return nil }
-                parts.append(part)
-            }
-            return "(?:" + parts.joined(separator: "|") + ")"
+            return "(" + nodes.map(render).joined(separator: "|") + ")"
         case .repetition(let inner, let min, let max):
-            guard let body = render(inner) else { return nil }
             // One class or scalar repeats as it is; anything longer in a group.
+            let body = render(inner)
             let atom: String
-            if case .set = inner { atom = body } else { atom = "(?:" + body + ")" }
-            let quantifier: String
+            if case .set = inner { atom = body } else { atom = "(" + body + ")" }
             switch (min, max) {
-            case (0, nil): quantifier = "*"
-            case (1, nil): quantifier = "+"
-            case (0, 1): quantifier = "?"
-            case (let min, nil): quantifier = "{\(min),}"
-            case (let min, let max?) where min == max: quantifier = "{\(min)}"
-            case (let min, let max?): quantifier = "{\(min),\(max)}"
+            case (0, nil): return atom + "*"
+            case (1, nil): return atom + "+"
+            case (0, 1): return atom + "?"
+            case (let min, nil): return atom + "{\(min),}"
+            case (let min, let max?) where min == max: return atom + "{\(min)}"
+            case (let min, let max?): return atom + "{\(min),\(max)}"
             }
-            return atom + quantifier
         }
     }
 
-    private static func render(_ set: CharacterSet) -> String? {
+    /// Syntax outside a class in ECMA-262 with the `u` flag: written with a backslash.
+    private static let syntax: Set<Unicode.Scalar> = ["^", "$", "\\", ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "/"]
+    /// Syntax inside a class.
+    private static let classSyntax: Set<Unicode.Scalar> = ["\\", "]", "[", "^", "-"]
+
+    private static func render(_ set: CharacterSet) -> String {
+        if set.ranges.isEmpty { return set.negated ? "[\\s\\S]" : "[^\\s\\S]" }
         if !set.negated, set.ranges == CharacterSet.any.ranges { return "[\\s\\S]" }
         if !set.negated, set.ranges.count == 1, let only = set.ranges.first, only.lowerBound == only.upperBound,
-            (0x20..<0x7F).contains(only.lowerBound), let scalar = Unicode.Scalar(only.lowerBound)
+            let scalar = Unicode.Scalar(only.lowerBound)
         {
-            // One printable ASCII character: itself, escaped when it is syntax.
-            return "^$\\.*+?()[]{}|/".unicodeScalars.contains(scalar) ? "\\" + String(scalar) : String(scalar)
+            return syntax.contains(scalar) ? "\\" + String(scalar) : String(scalar)
         }
         var text = set.negated ? "[^" : "["
         for range in set.ranges {
-            guard range.upperBound <= 0xFFFF else { return nil }
-            text += escaped(range.lowerBound)
-            if range.upperBound != range.lowerBound { text += "-" + escaped(range.upperBound) }
+            // Surrogate code points are no scalars (no text holds one): a range's ends step over them.
+            var lower = range.lowerBound
+            var upper = range.upperBound
+            if (0xD800...0xDFFF).contains(lower) { lower = 0xE000 }
+            if (0xD800...0xDFFF).contains(upper) { upper = 0xD7FF }
+            guard lower <= upper, let low = Unicode.Scalar(lower), let high = Unicode.Scalar(upper) else { continue }
+            text += member(low)
+            if high != low { text += "-" + member(high) }
         }
-        // An empty class matches nothing: `[]` is not valid in every dialect.
-        if set.ranges.isEmpty { return set.negated ? "[\\s\\S]" : "(?!)" }
-        return text + "]"
+        return text == "[" ? "[^\\s\\S]" : text == "[^" ? "[\\s\\S]" : text + "]"
     }
 
-    /// One scalar inside a class: printable ASCII as itself (escaped when it is
-    /// syntax there), anything else as `\uXXXX`.
-    private static func escaped(_ value: UInt32) -> String {
-        if (0x20..<0x7F).contains(value), let scalar = Unicode.Scalar(value) {
-            return "\\^-[]".unicodeScalars.contains(scalar) ? "\\" + String(scalar) : String(scalar)
-        }
-        let hex = String(value, radix: 16, uppercase: true)
-        return "\\u" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
+    /// One scalar inside a class: itself, escaped where it is syntax there.
+    private static func member(_ scalar: Unicode.Scalar) -> String {
+        classSyntax.contains(scalar) ? "\\" + String(scalar) : String(scalar)
     }
 }

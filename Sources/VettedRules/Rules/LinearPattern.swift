@@ -31,6 +31,19 @@ public struct LinearPattern: Sendable, Hashable {
         static let digit = CharacterSet(ranges: [0x30...0x39])
         static let word = CharacterSet(ranges: [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
         static let space = CharacterSet(ranges: [0x09...0x0D, 0x20...0x20])
+
+        /// Every scalar value outside `ranges` (sorted and disjoint, as the shorthand classes are).
+        static func complement(of ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+            var result: [ClosedRange<UInt32>] = []
+            var next: UInt32 = 0
+            for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if range.lowerBound > next { result.append(next...(range.lowerBound - 1)) }
+                if range.upperBound >= 0x10FFFF { return result }
+                next = Swift.max(next, range.upperBound + 1)
+            }
+            result.append(next...0x10FFFF)
+            return result
+        }
     }
 
     indirect enum Node {
@@ -265,7 +278,8 @@ public struct LinearPattern: Sendable, Hashable {
                     index += 1
                     let escaped = try parseEscape()
                     if escaped.ranges.count != 1 || escaped.negated || escaped.ranges[0].count != 1 {
-                        set.ranges += escaped.negated ? [] : escaped.ranges
+                        // `\D`, `\W`, `\S` inside a class add everything outside their set.
+                        set.ranges += escaped.negated ? CharacterSet.complement(of: escaped.ranges) : escaped.ranges
                         continue
                     }
                     low = escaped.ranges[0].lowerBound

@@ -129,7 +129,7 @@ extension Rule where Value == String {
             guard value.utf8.count <= maximumLength else {
                 return RuleViolation(
                     .tooLong, "must be at most \(maximumLength) bytes to be matched", value: value,
-                    parameters: LengthUnit.utf8Bytes.parameters(0...maximumLength))
+                    parameters: ["unit": .string(LengthUnit.utf8Bytes.rawValue), "maximum": .integer(maximumLength)])
             }
             return pattern.matches(value)
                 ? nil : RuleViolation(.patternMismatch, "must match \(pattern.source)", value: value, parameters: ["pattern": .string(pattern.source)])

@@ -63,7 +63,10 @@ extension RuleParameter {
         case let value as any BinaryInteger: return Int(exactly: value).map(RuleParameter.integer) ?? .string(String(describing: value))
         case let value as Double: return .number(value)
         case let value as Float: return .number(Double(value))
-        case let value as Date: return .string(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        case let value as Date:
+            // A date that is not finite has no calendar form: its seconds since 2001 (as `Date` counts).
+            guard value.timeIntervalSinceReferenceDate.isFinite else { return .number(value.timeIntervalSinceReferenceDate) }
+            return .string(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         case let value as String: return .string(value)
         default: return .string(String(describing: value))
         }
