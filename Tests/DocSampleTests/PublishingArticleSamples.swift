@@ -72,8 +72,8 @@ func ruleMessages(from bundle: Bundle) -> RuleMessageProvider {
         var printed: [String] = []
         func print(_ value: [String]) { printed = value }
         // sample: PublishingYourRules.md#3
-        let components = openAPIComponents(Listing.self)
-        print(components["schemas"]?.objectValue?.keys.sorted() ?? [])  // ["Listing", "Tag"]
+        let schemas = openAPIComponents(Listing.self)  // components.schemas
+        print(schemas.objectValue?.keys.sorted() ?? [])  // ["Listing", "Tag"]
         // end sample
         #expect(printed == ["Listing", "Tag"])
     }

@@ -110,7 +110,7 @@ import VettedTestSupport
 
     @Test func openAPIComponentsShareOneSetOfSchemas() throws {
         let components = openAPIComponents(Listing.self, TestEvent.self)
-        let schemas = try #require(components["schemas"]?.objectValue)
+        let schemas = try #require(components.objectValue)
         #expect(schemas.keys == ["Listing", "Tag", "TestEvent", "TestCreated", "TestSold"])
         #expect(schemas["Listing"]?["properties"]?["tags"]?["items"] == ["$ref": "#/components/schemas/Tag"])
         #expect(openAPIComponents([Listing.self, TestEvent.self]) == components)

@@ -43,31 +43,31 @@ public enum VettedSchema {
         return .object(document)
     }
 
-    /// The `components` object of an OpenAPI 3.1 document for `types`: under
-    /// `schemas`, one schema per named type they hold, referred to as
+    /// The `components.schemas` object of an OpenAPI 3.1 document for `types`:
+    /// one schema per named type they hold (by name), referring to each other as
     /// `#/components/schemas/<name>`. A type's name is its Swift name
     /// (`Listing`); two types of one name get `_2`, `_3`, … in the order met.
     public static func openAPIComponents(_ types: [Any.Type], decoder: VettedJSONDecoder = VettedJSONDecoder()) -> JSONValue {
         var writer = SchemaWriter(decoder: decoder, referencePrefix: "#/components/schemas/")
         for type in types { _ = writer.schema(for: type) }
-        return ["schemas": .object(writer.definitions)]
+        return .object(writer.definitions)
     }
 
-    /// The reference to `type`'s schema inside ``openAPIComponents(_:decoder:)``'s
-    /// `components` (or, for a scalar or container type, its schema itself).
+    /// The reference to `type`'s schema among ``openAPIComponents(_:decoder:)``'s
+    /// (or, for a scalar or container type, its schema itself).
     public static func openAPISchema(_ type: Any.Type, decoder: VettedJSONDecoder = VettedJSONDecoder()) -> JSONValue {
         var writer = SchemaWriter(decoder: decoder, referencePrefix: "#/components/schemas/")
         return .object(writer.schema(for: type))
     }
 }
 
-/// The `components` object of an OpenAPI 3.1 document for `types` (see
-/// ``VettedSchema/openAPIComponents(_:decoder:)``).
+/// The `components.schemas` object of an OpenAPI 3.1 document for `types`: each
+/// named type's schema by name (see ``VettedSchema/openAPIComponents(_:decoder:)``).
 public func openAPIComponents(_ types: Any.Type..., decoder: VettedJSONDecoder = VettedJSONDecoder()) -> JSONValue {
     VettedSchema.openAPIComponents(types, decoder: decoder)
 }
 
-/// The `components` object of an OpenAPI 3.1 document for `types`, given as an array.
+/// The `components.schemas` object of an OpenAPI 3.1 document for `types`, given as an array.
 public func openAPIComponents(_ types: [Any.Type], decoder: VettedJSONDecoder = VettedJSONDecoder()) -> JSONValue {
     VettedSchema.openAPIComponents(types, decoder: decoder)
 }

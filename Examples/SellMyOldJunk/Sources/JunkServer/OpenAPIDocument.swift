@@ -11,11 +11,9 @@ enum OpenAPIDocument {
 
     static var document: JSONValue {
         let decoder = ListingsAPI.makeDecoder()
-        var components = VettedSchema.openAPIComponents([Listing.self, PriceUpdate.self, ListingEvent.self], decoder: decoder).objectValue ?? [:]
-        var schemas = components["schemas"]?.objectValue ?? [:]
+        var schemas = VettedSchema.openAPIComponents([Listing.self, PriceUpdate.self, ListingEvent.self], decoder: decoder).objectValue ?? [:]
         schemas["ProblemDetails"] = problemDetails
-        components["schemas"] = .object(schemas)
-        components["responses"] = .object(problemResponses)
+        let components: JSONObject = ["schemas": .object(schemas), "responses": .object(problemResponses)]
         return [
             "openapi": "3.1.0",
             "jsonSchemaDialect": .string(VettedSchema.dialect),
