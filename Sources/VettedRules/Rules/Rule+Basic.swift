@@ -196,17 +196,17 @@ extension Rule where Value == Date {
 }
 
 func lengthViolation(_ length: Int, _ range: ClosedRange<Int>, unit: LengthUnit, value: Any?) -> RuleViolation? {
-    let parameters = unit.parameters(range)
+    // The parameters are made only for a violation: this runs for every value checked.
     if length < range.lowerBound {
-        if length == 0 { return RuleViolation(.empty, "must not be empty", parameters: parameters) }
+        if length == 0 { return RuleViolation(.empty, "must not be empty", parameters: unit.parameters(range)) }
         return RuleViolation(
             .tooShort, "must have at least \(range.lowerBound) \(unit.noun)\(range.lowerBound == 1 ? "" : "s")", value: value,
-            parameters: parameters)
+            parameters: unit.parameters(range))
     }
     if length > range.upperBound {
         return RuleViolation(
             .tooLong, "must have at most \(range.upperBound) \(unit.noun)\(range.upperBound == 1 ? "" : "s")", value: value,
-            parameters: parameters)
+            parameters: unit.parameters(range))
     }
     return nil
 }
