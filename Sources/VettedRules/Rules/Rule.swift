@@ -15,38 +15,40 @@ public import VettedCore
 /// ```
 public struct Rule<Value>: Sendable {
     private let body: @Sendable (Value) -> RuleViolation?
+    /// What is read only when declaring, describing or failing: one reference,
+    /// so that copying a rule for each check costs one retain, not three.
+    private let facts: RuleFacts
+
     /// Why the rule cannot work as declared (a pattern that does not compile, a URL
     /// policy with no hosts), or `nil`. Such a rule fails every value with this
     /// error's code, which decoders throw as a declaration error in every mode
     /// (never a value to skip), and ``Validation/checkDeclarations(of:)`` reports
     /// without any value.
-    public let declarationError: VettedError?
+    public var declarationError: VettedError? { facts.declarationError }
     /// What the rule checks, as data: one descriptor per check (`a && b` has
     /// both). A rule made from a closure alone has one of kind
     /// ``RuleDescriptor/undescribedKind``: it says nothing a schema could use.
-    public let descriptors: [RuleDescriptor]
+    public var descriptors: [RuleDescriptor] { facts.descriptors }
 
     /// A rule from a closure that returns a violation, or `nil` when `value` passes.
     /// It does not describe itself: a schema reports it as not expressible.
     public init(_ body: @escaping @Sendable (Value) -> RuleViolation?) {
         self.body = body
-        declarationError = nil
-        descriptors = [RuleDescriptor(RuleDescriptor.undescribedKind)]
+        facts = RuleFacts(declarationError: nil, descriptors: [RuleDescriptor(RuleDescriptor.undescribedKind)])
     }
 
     /// A rule from a closure, with what it checks: `descriptor` is written into
     /// schemas as an `x-vetted-<kind>` annotation with its parameters.
     public init(describedAs descriptor: RuleDescriptor, _ body: @escaping @Sendable (Value) -> RuleViolation?) {
         self.body = body
-        declarationError = nil
-        descriptors = [descriptor]
+        facts = RuleFacts(declarationError: nil, descriptors: [descriptor])
     }
 
     /// A rule that cannot work as declared: every check reports `error`.
     public init(misdeclared error: VettedError) {
         body = { _ in RuleViolation(error.code, error.message) }
-        declarationError = error
-        descriptors = [RuleDescriptor(RuleDescriptor.misdeclaredKind, ["code": .string(error.code.rawValue)])]
+        facts = RuleFacts(
+            declarationError: error, descriptors: [RuleDescriptor(RuleDescriptor.misdeclaredKind, ["code": .string(error.code.rawValue)])])
     }
 
     /// `body`, keeping the declaration error and descriptors of the rules it was built from.
@@ -54,8 +56,7 @@ public struct Rule<Value>: Sendable {
         _ body: @escaping @Sendable (Value) -> RuleViolation?, declarationError: VettedError?, descriptors: [RuleDescriptor]
     ) {
         self.body = body
-        self.declarationError = declarationError
-        self.descriptors = descriptors
+        facts = RuleFacts(declarationError: declarationError, descriptors: descriptors)
     }
 
     /// A custom rule: `test` returns whether the value passes; a failure gets `code` and `message`.
@@ -99,17 +100,21 @@ public struct Rule<Value>: Sendable {
 public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Stable, named after the defect (`outOfRange`, `tooLong`, `hostNotAllowed`, …).
     public let code: VettedError.Code
+    /// The rest, in one reference: a check that passes returns `nil`, and a
+    /// `RuleViolation?` this small costs nothing to drop.
+    private let details: Details
+
     /// One line for a person; never quotes the value.
-    public let message: String
+    public var message: String { details.message }
     /// The value, escaped and capped, for debugging only.
-    public let excerpt: String?
+    public var excerpt: String? { details.excerpt }
     /// Where inside the checked value the defect is, when the rule looked
     /// into it (`.each` names the element: `[1]`); empty for the value itself.
-    public let path: DocumentPath
+    public var path: DocumentPath { details.path }
     /// The rule's parameters that say what was expected (`minimum`, `maximum`,
     /// `unit`, `allowed`, …) or what was found (`codePoint`, `position`): for a
     /// client to act on and an app to word its own message (see ``RuleMessageProvider``).
-    public let parameters: [String: RuleParameter]
+    public var parameters: [String: RuleParameter] { details.parameters }
 
     public init(_ code: VettedError.Code, _ message: String, value: Any? = nil, parameters: [String: RuleParameter] = [:]) {
         self.init(
@@ -118,10 +123,35 @@ public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible,
 
     init(_ code: VettedError.Code, _ message: String, excerpt: String?, path: DocumentPath, parameters: [String: RuleParameter]) {
         self.code = code
-        self.message = message
-        self.excerpt = excerpt
-        self.path = path
-        self.parameters = parameters
+        details = Details(message: message, excerpt: excerpt, path: path, parameters: parameters)
+    }
+
+    /// Immutable once made, hence `Sendable`.
+    private final class Details: Sendable {
+        let message: String
+        let excerpt: String?
+        let path: DocumentPath
+        let parameters: [String: RuleParameter]
+
+        init(message: String, excerpt: String?, path: DocumentPath, parameters: [String: RuleParameter]) {
+            self.message = message
+            self.excerpt = excerpt
+            self.path = path
+            self.parameters = parameters
+        }
+    }
+
+    public static func == (lhs: RuleViolation, rhs: RuleViolation) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.excerpt == rhs.excerpt && lhs.path == rhs.path
+            && lhs.parameters == rhs.parameters
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(excerpt)
+        hasher.combine(path)
+        hasher.combine(parameters)
     }
 
     /// The same violation with `parameters` besides its own.
@@ -188,6 +218,17 @@ extension VettedError.Code {
     public static let confusableHost = VettedError.Code("confusableHost")
     /// A relation between fields that does not hold.
     public static let relationViolated = VettedError.Code("relationViolated")
+}
+
+/// A rule's declaration error and descriptors. Immutable once made, hence `Sendable`.
+private final class RuleFacts: Sendable {
+    let declarationError: VettedError?
+    let descriptors: [RuleDescriptor]
+
+    init(declarationError: VettedError?, descriptors: [RuleDescriptor]) {
+        self.declarationError = declarationError
+        self.descriptors = descriptors
+    }
 }
 
 extension Rule {
