@@ -118,13 +118,24 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         try decode(type, from: SourceText(data), format: &format)
     }
 
-    /// Decodes `type` from a value already read. It is written out and read
-    /// back, so that ``limits`` and ``duplicateKeyPolicy`` hold as for bytes.
+    /// Decodes `type` from a value already read, as it is: no bytes are
+    /// written or read back. The value is held to what a reader holds bytes
+    /// to that a value can still break: ``limits``' depth, and
+    /// ``duplicateKeyPolicy`` in every dictionary. (The size limits bound what
+    /// bytes expand into; a value in memory is already expanded.) Errors have a
+    /// path and no offset.
     ///
-    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
+    /// - Throws: `DecodingError.dataCorrupted` with a `VettedError` (`depthLimitExceeded`, `duplicateKey`) as `underlyingError`; `DecodingError` for structure; `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from value: PlistValue) throws -> T {
-        var format = PlistParser.Format.binary
-        return try decode(type, from: SourceText(PlistWriter.binary(value)), format: &format)
+        let options = options.current
+        let root: PlistValue
+        do throws(VettedError) {
+            root = try value.admitted(limits: options.limits, duplicateKeys: options.duplicateKeyPolicy)
+        } catch {
+            throw Self.unreadable(error)
+        }
+        // A value has no XML text: its reals are doubles, as a binary plist's.
+        return try decode(T.self, root: root, context: PlistDecodingContext(options: options, format: .binary))
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, format: inout PlistParser.Format) throws -> T {

@@ -1,0 +1,117 @@
+package import VettedCore
+
+extension PlistValue {
+    /// The value as a reader would have given it from bytes: nesting no deeper
+    /// than `limits` allow (`depthLimitExceeded`), and in each dictionary the
+    /// repeated keys handled as `policy` says (`duplicateKey`, or one kept as
+    /// the readers keep it). The size limits bound what bytes expand into; a
+    /// value in memory is already expanded, so they have nothing to bound.
+    ///
+    /// One walk without recursion, linear in the value; a second, building a
+    /// new value, only when a kept repeat must be dropped.
+    ///
+    /// - Throws: `VettedError` with ``VettedCore/VettedError/Code/depthLimitExceeded`` or
+    ///   ``VettedCore/VettedError/Code/duplicateKey``, at the path of the defect.
+    package func admitted(limits: Limits, duplicateKeys policy: DuplicateKeyPolicy) throws(VettedError) -> PlistValue {
+        let maxDepth = limits.effectiveMaxDepth
+        // Each container open on the way down, and how far the walk is into it.
+        struct Frame {
+            let value: PlistValue
+            var next = 0
+        }
+        var frames: [Frame] = []
+
+        // The path to the child the walk is in (built only for an error).
+        func path() -> DocumentPath {
+            DocumentPath(
+                frames.compactMap { frame -> DocumentPath.Component? in
+                    let index = frame.next - 1
+                    switch frame.value {
+                    case .array: return .index(index)
+                    case .dictionary(let dictionary) where dictionary.entries.indices.contains(index): return .key(dictionary.entries[index].key)
+                    default: return nil
+                    }
+                })
+        }
+
+        /// Pushes a container; whether it is a dictionary with a key the policy keeps one of.
+        func open(_ value: PlistValue) throws(VettedError) -> Bool {
+            var repeats = false
+            switch value {
+            case .array: break
+            case .dictionary(let dictionary):
+                do throws(PlistDictionary.Repeat) {
+                    repeats = try PlistDictionary.applying(policy, to: dictionary.entries).count != dictionary.entries.count
+                } catch {
+                    throw VettedError(
+                        code: .duplicateKey, path: path().appending(.key(error.key)),
+                        message: "key \"\(Excerpt.escape(error.key, quotes: false))\" appears twice in one dictionary")
+                }
+            default: return false
+            }
+            guard frames.count < maxDepth else {
+                throw VettedError(code: .depthLimitExceeded, path: path(), message: "nesting is deeper than the limit of \(maxDepth)")
+            }
+            frames.append(Frame(value: value))
+            return repeats
+        }
+
+        var repeats = try open(self)
+        while let last = frames.indices.last {
+            let position = frames[last].next
+            let child: PlistValue?
+            switch frames[last].value {
+            case .array(let elements): child = elements.indices.contains(position) ? elements[position] : nil
+            case .dictionary(let dictionary): child = dictionary.entries.indices.contains(position) ? dictionary.entries[position].value : nil
+            default: child = nil
+            }
+            guard let child else {
+                frames.removeLast()
+                continue
+            }
+            frames[last].next += 1
+            if try open(child) { repeats = true }
+        }
+        guard repeats else { return self }
+        do throws(PlistDictionary.Repeat) {
+            return try keepingOneOfEachKey(policy)
+        } catch {
+            throw VettedError(
+                code: .duplicateKey, path: [], message: "key \"\(Excerpt.escape(error.key, quotes: false))\" appears twice in one dictionary")
+        }
+    }
+
+    /// The value with each dictionary's repeated keys reduced to one under
+    /// `policy` (a keeping one: the walk above threw for `.reject`).
+    private func keepingOneOfEachKey(_ policy: DuplicateKeyPolicy) throws(PlistDictionary.Repeat) -> PlistValue {
+        enum Step {
+            case visit(PlistValue)
+            case array(Int)
+            case dictionary([String])
+        }
+        var steps: [Step] = [.visit(self)]
+        var built: [PlistValue] = []
+        while let step = steps.popLast() {
+            switch step {
+            case .visit(.array(let elements)):
+                steps.append(.array(elements.count))
+                steps.append(contentsOf: elements.reversed().map(Step.visit))
+            case .visit(.dictionary(let dictionary)):
+                let entries = try PlistDictionary.applying(policy, to: dictionary.entries)
+                steps.append(.dictionary(entries.map(\.key)))
+                steps.append(contentsOf: entries.reversed().map { Step.visit($0.value) })
+            case .visit(let scalar):
+                built.append(scalar)
+            case .array(let count):
+                let elements = Array(built.suffix(count))
+                built.removeLast(Swift.min(count, built.count))
+                built.append(.array(elements))
+            case .dictionary(let keys):
+                let values = Array(built.suffix(keys.count))
+                built.removeLast(Swift.min(keys.count, built.count))
+                built.append(.dictionary(PlistDictionary(zip(keys, values).map { PlistDictionary.Entry(key: $0, value: $1) })))
+            }
+        }
+        return built.last ?? self
+    }
+}
