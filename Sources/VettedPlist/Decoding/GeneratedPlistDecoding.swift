@@ -243,9 +243,11 @@ extension PlistValueDecoder {
         }
     }
 
-    /// A field's rules on its decoded value, once the rules' entry for the field is known.
+    /// A field's rules on its decoded value, once the rules' entry for the field is known
+    /// (generated decoding knows it; `init(from:)` looks it up): this module's one
+    /// field-rule loop, specialized here for the field's type.
     @inline(__always)
-    func validate<Value>(_ decoded: Value, entry: Int, key: CodingKeys, in scope: RuleScope) throws {
+    func validate<Value, Key: CodingKey>(_ decoded: Value, entry: Int, key: Key, in scope: RuleScope) throws {
         let rules = scope.rules
         guard rules.entries.indices.contains(entry) else { return }
         let engine = context.engine

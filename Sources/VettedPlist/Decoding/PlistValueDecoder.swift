@@ -327,13 +327,9 @@ extension Array where Element: Decodable {
         _ type: E.Type, count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue, fast: (PlistValue) throws -> E
     ) throws -> [Element] {
         let room = decoder.context.stack.hasRoom(atDepth: decoder.depth + 1)
-        let cases = try E.__vettedArray(count: count) { index in
-            let value = try element(index)
-            if room {
-                do { return try fast(value) } catch {}
-            }
-            return try decoder.child(E.self, value, .index(index))
-        }
+        let cases = try E._elements(
+            count: count, fastAllowed: room, locate: element, fast: fast,
+            standard: { value, index in try decoder.child(E.self, value, .index(index)) })
         return try SameType.cast(cases, toArrayOf: Element.self)
     }
 }
@@ -393,7 +389,8 @@ final class PlistKeyedReader {
     }
 
     private func validate<Value>(_ value: Value, _ key: any CodingKey, _ active: RuleScope) throws {
-        try decoder.context.engine.decoded(value, name: key.stringValue, in: active, path: { self.codingPath + [key] }, location: { nil })
+        guard let entry = active.rules.entryIndex(key.stringValue) else { return }
+        try decoder.validate(value, entry: entry, key: key, in: active)
     }
 
     func nested(_ key: any CodingKey, what: String) throws -> PlistValue {

@@ -6,7 +6,11 @@ public import VettedCore
 // - `begin`: a value of a `Validatable` type starts decoding;
 // - `asked` / `readAllKeys` / `sawKeys`: its `init(from:)` looked up a key,
 //   read `allKeys`, or made a keyed container of some key type;
-// - `decoded`: a field of some type decoded at a key;
+// - a field of some type decoded at a key: the decoder finds the field's
+//   entry (`TypeRules.entryIndex`), runs its checks in its own module, where
+//   the loop is specialized for the field's type (one loop per format module:
+//   a generic call into this module stays unspecialized, even `@inlinable`),
+//   and hands what fails to `failed` and what relations need to `keep`;
 // - `end`: the value finished (or failed).
 // The engine runs the field rules and relations, collects violations under
 // the mode and cap, and proves each type's rules are declared right: the
@@ -293,26 +297,6 @@ package final class RuleEngine {
         let name = readableName(of: Key.self)
         guard !tracking[scope.tracked].keyTypes.contains(where: { $0.name == name }) else { return }
         tracking[scope.tracked].keyTypes.append((name, { Key(stringValue: $0) != nil }))
-    }
-
-    /// A field of the value decoded at `name`: runs its rules, keeps it for relations.
-    /// `path` is the field's coding path; `location`, where its value is in the input.
-    ///
-    /// The steps are spelled out for the decoders to inline in their own
-    /// module (where the field's type is known and the loop specialized): a
-    /// generic call across modules stays unspecialized.
-    @inline(__always)
-    package func decoded<Value>(
-        _ value: Value, name: String, in scope: RuleScope, path: () -> [any CodingKey], location: () -> ValueLocation?
-    ) throws {
-        let rules = scope.rules
-        guard let index = rules.entryIndex(name) else { return }
-        for check in rules.entries[index].checks {
-            let outcome = check.outcome(value)
-            if case .passed = outcome { continue }
-            try failed(outcome, check: check, name: name, valueType: Value.self, in: scope, path: path, location: location)
-        }
-        if let slot = rules.entries[index].slot { keep(value, slot: slot, in: scope) }
     }
 
     /// A field check that did not pass: its violation is recorded, or a rule of

@@ -187,19 +187,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
 
     /// Checks the field rules for `key` (whose string value is `name`, value at
     /// tape index `index`) of the value `scope` belongs to.
-    /// ``RuleEngine/decoded(_:name:in:path:location:)``'s steps, here where
-    /// they are specialized for the field's type (the hot path of decoding).
     @inline(__always)
     func validate<Value>(_ decoded: Value, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
-        // The rules' entry for `name`, found here (a call into VettedRules per field costs more than the loop).
-        let rules = scope.rules
-        let length = name.utf8.count
-        guard let entry = rules.entries.indices.first(where: { rules.entries[$0].length == length && rules.entries[$0].key == name }) else { return }
+        guard let entry = scope.rules.entryIndex(name) else { return }
         try validate(decoded, entry: entry, key: key, name: name, at: index, scope: scope, base: base)
     }
 
     /// ``validate(_:key:name:at:scope:base:)`` once the rules' entry for the field is known
-    /// (generated decoding knows it from the start).
+    /// (generated decoding knows it from the start): this module's one field-rule loop,
+    /// specialized here for the field's type.
     @inline(__always)
     func validate<Value>(_ decoded: Value, entry: Int, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
         let rules = scope.rules

@@ -114,15 +114,15 @@ extension TapeDecoder {
         // The depth of every element: without room there, each one goes to `child`, which throws tooDeep.
         let room = document.stack.hasRoom(atDepth: path.count + 1)
         var position = start
-        let cases = try E.__vettedArray(count: count) { index in
-            let at = position
-            if at >= end { document.invariantFailed("array element \(index) past the array's end") }
-            position = document.next(after: at)
-            if room {
-                do { return try fast(at) } catch {}
-            }
-            return try self.child(E.self, at: at, base: base, .index(index), info: info)
-        }
+        let cases = try E._elements(
+            count: count, fastAllowed: room,
+            locate: { index in
+                let at = position
+                if at >= end { document.invariantFailed("array element \(index) past the array's end") }
+                position = document.next(after: at)
+                return at
+            },
+            fast: fast, standard: { at, index in try self.child(E.self, at: at, base: base, .index(index), info: info) })
         if position != end { document.invariantFailed("array of \(count) elements ends at \(position), not \(end)") }
         return try SameType.cast(cases, toArrayOf: Element.self)
     }
