@@ -213,8 +213,8 @@ package final class RuleEngine {
     }
     /// Declaration checks under way (a stack): one per tracked value.
     private var tracking: [Tracked] = []
-    /// Rules per type met so far, for decoders that do not cache their own.
-    private var types: [ObjectIdentifier: TypeRules?] = [:]
+    /// Rules per type met so far (the property-list decoder's; the JSON tape keeps them in its own memo).
+    private var types = _TypeMemo<TypeRules?>()
 
     private struct Tracked {
         var asked: [Bool]
@@ -243,26 +243,11 @@ package final class RuleEngine {
         return decoding.located(by: locate)
     }
 
-    /// The last few types looked up, most recent first: a model's own few
-    /// types are found here without hashing.
-    private var recent: [(type: ObjectIdentifier, rules: TypeRules?)] = []
-
     /// The rules of `type`, looked up once per call.
     package func rules<T>(for type: T.Type) -> TypeRules? {
         let id = ObjectIdentifier(type)
-        // One read of the list (each read of a class property is an exclusivity check).
-        let recent = recent
-        for index in recent.indices where recent[index].type == id { return recent[index].rules }
-        let found: TypeRules?
-        if let known = types[id] {
-            found = known
-        } else {
-            found = TypeRules.of(type)
-            types[id] = found
-        }
-        if self.recent.count >= 4 { self.recent.removeLast() }
-        self.recent.insert((id, found), at: 0)
-        return found
+        if let recent = types.recentInfo(id) { return recent }
+        return types.info(id) { TypeRules.of(type) }
     }
 
     // MARK: A value's life

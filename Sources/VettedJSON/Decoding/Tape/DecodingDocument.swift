@@ -22,8 +22,6 @@ final class DecodingDocument {
     let stack: StackGuard
     /// The rules: what this call's values must satisfy, and what they broke so far.
     let engine: RuleEngine
-    /// What the decoder needs to know of each type met so far.
-    private var types: [ObjectIdentifier: TypeInfo] = [:]
     /// Reused buffer for unescaping strings.
     private var scratch: [UInt8] = []
     /// The first internal invariant that failed during this call (a bug in
@@ -75,9 +73,8 @@ final class DecodingDocument {
         }
     }
 
-    /// The last few types looked up, most recent first: a model's own few
-    /// types are found here without hashing.
-    private var recentTypes: [(type: ObjectIdentifier, info: TypeInfo)] = []
+    /// What the decoder needs to know of each type met so far.
+    private var types = _TypeMemo<TypeInfo>()
 
     /// Whether a key strategy other than `useDefaultKeys` is in force.
     private var convertsKeys: Bool {
@@ -88,16 +85,12 @@ final class DecodingDocument {
     /// What `type` is to the decoder, looked up once per call (casts to protocols are slow).
     func info<T>(for type: T.Type) -> TypeInfo {
         let id = ObjectIdentifier(type)
-        // One read of the list (each read of a class property is an exclusivity check).
-        let recent = recentTypes
-        for index in recent.indices where recent[index].type == id { return recent[index].info }
-        let found: TypeInfo
-        if let known = types[id] {
-            found = known
-        } else {
+        if let recent = types.recentInfo(id) { return recent }
+        return types.info(id) {
             let special = type == Date.self || type == Data.self || type == URL.self || type == Decimal.self || type == JSONValue.self
             let rules = TypeRules.of(type)
-            found = TypeInfo(
+            let convertsKeys = convertsKeys
+            return TypeInfo(
                 rules: rules,
                 container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
                     ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil)
@@ -109,11 +102,7 @@ final class DecodingDocument {
                     ?? (rules == nil && !convertsKeys ? (type as? any _VettedStringEnum.Type).map(TypeInfo.Container.stringEnum) : nil)
                     ?? (rules == nil && !convertsKeys ? (type as? any _VettedIntEnum.Type).map(TypeInfo.Container.intEnum) : nil),
                 special: special)
-            types[id] = found
         }
-        if recentTypes.count >= 4 { recentTypes.removeLast() }
-        recentTypes.insert((id, found), at: 0)
-        return found
     }
 
     // MARK: Reading the input
