@@ -3,6 +3,7 @@ public import Foundation
 @_spi(Scanning) public import VettedCore
 // The rules, their errors and modes are part of this module's API.
 @_exported public import VettedRules
+import VettedDecoding
 
 /// Decodes `Decodable` values from JSON, with validation built in.
 ///
@@ -59,16 +60,14 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     /// Every option, read and written under one lock: one decoder may be
     /// shared by tasks, as Foundation's may. A decode call reads them once.
-    struct Options: Sendable {
+    /// (User info, limits, the duplicate-key policy, the validation mode and the
+    /// message provider are the options every Vetted decoder shares: `shared`.)
+    struct Options: DecoderOptions {
+        var shared = DecodingOptions()
         var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
         var dataDecodingStrategy: DataDecodingStrategy = .base64
         var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
         var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
-        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-        var limits = Limits()
-        var duplicateKeyPolicy: JSONParser.DuplicateKeyPolicy = .reject
-        var validationMode: ValidationMode = .collect
-        var messageProvider: RuleMessageProvider?
         var directDecoding = true
         /// Bumped by every change: a decode plan made under other options is not used.
         var generation = 0
@@ -193,7 +192,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
     /// - Throws: What ``decode(_:from:)-(_,[UInt8])`` throws.
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], userInfo: [CodingUserInfoKey: any Sendable]) throws -> T {
         var options = options.current
-        options.userInfo.merge(userInfo) { $1 }
+        options.shared = options.shared.adding(userInfo: userInfo)
         return try decode(type, from: SourceText(bytes), parser: Self.parser(options), options: options)
     }
 

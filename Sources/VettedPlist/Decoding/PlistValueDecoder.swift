@@ -23,8 +23,8 @@ final class PlistDecodingContext {
         userInfo = options.userInfo
         generatedDecoding = options.generatedDecoding
         self.format = format
-        stack = StackGuard(budget: options.limits.maxStackBytes)
-        engine = RuleEngine(mode: options.validationMode, messages: options.messageProvider)
+        stack = options.shared.makeStackGuard()
+        engine = options.shared.makeEngine()
     }
 }
 

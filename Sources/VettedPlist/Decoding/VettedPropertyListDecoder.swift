@@ -6,6 +6,7 @@ public import Foundation
 public import VettedCore
 // The rules, their errors and modes are part of this module's API.
 @_exported public import VettedRules
+import VettedDecoding
 
 /// Decodes `Decodable` values from binary or XML property lists, with
 /// validation built in.
@@ -33,12 +34,10 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
     // under its lock; the class has no other stored state. (Subclasses must
     // keep to that.)
 
-    struct Options: Sendable {
-        var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-        var limits = Limits()
-        var duplicateKeyPolicy: DuplicateKeyPolicy = .reject
-        var validationMode: ValidationMode = .collect
-        var messageProvider: RuleMessageProvider?
+    /// The options every Vetted decoder shares (`shared`: user info, limits, the
+    /// duplicate-key policy, the validation mode, the message provider), and this one's own.
+    struct Options: DecoderOptions {
+        var shared = DecodingOptions()
         var generatedDecoding = true
     }
 
@@ -107,7 +106,7 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
     open func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], userInfo: [CodingUserInfoKey: any Sendable]) throws -> T {
         var format = PlistParser.Format.binary
         var options = options.current
-        options.userInfo.merge(userInfo) { $1 }
+        options.shared = options.shared.adding(userInfo: userInfo)
         return try decode(type, from: SourceText(bytes), format: &format, options: options)
     }
 

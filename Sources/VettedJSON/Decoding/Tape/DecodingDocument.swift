@@ -43,7 +43,7 @@ final class DecodingDocument {
     }
 
     init(source: SourceText, tape: JSONTape, options decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
-        stack = StackGuard(budget: decoder.limits.maxStackBytes)
+        stack = decoder.shared.makeStackGuard()
         self.source = source
         self.tape = tape.entries
         self.date = decoder.dateDecodingStrategy
@@ -51,7 +51,7 @@ final class DecodingDocument {
         self.keys = decoder.keyDecodingStrategy
         self.floats = decoder.nonConformingFloatDecodingStrategy
         self.userInfo = decoder.userInfo
-        self.engine = RuleEngine(mode: decoder.validationMode, messages: decoder.messageProvider)
+        self.engine = decoder.shared.makeEngine()
         self.duplicateKeys = duplicateKeys
         // Structural errors are located on the tape (weakly: the document owns the engine).
         engine.locate = { [weak self] codingPath in self?.location(of: codingPath) }
