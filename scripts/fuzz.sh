@@ -46,7 +46,8 @@ case "$target" in
   generated) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
   *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, raw)" >&2; exit 64 ;;
 esac
-flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g)
+# The package's import rule too: without it, a plain `import` is public and clashes with a `package import` of the same module.
+flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g -enable-upcoming-feature InternalImportsByDefault)
 # @Vetted (the talk's Listing, the generated target's types) needs its compiler
 # plugin, a host tool that SwiftPM builds (debug, into .build as `swift test` does).
 if [[ " ${modules[*]} " == *" VettedMacros "* ]]; then

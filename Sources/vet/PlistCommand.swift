@@ -64,47 +64,30 @@ struct PlistCommand: ParsableCommand {
 
     /// The JSON form of a property list (iterative: no depth can overflow the stack).
     static func json(_ root: PlistValue) -> JSONValue {
-        enum Step {
-            case visit(PlistValue)
-            case buildArray(Int)
-            case buildObject([String])
-        }
-        var steps: [Step] = [.visit(root)]
-        var results: [JSONValue] = []
-        while let step = steps.popLast() {
-            switch step {
-            case .visit(let value):
+        let json = root.folded(
+            entries: { dictionary in dictionary.entries },
+            leaf: { value -> JSONValue in
                 switch value {
-                case .bool(let flag): results.append(.bool(flag))
-                case .string(let string): results.append(.string(string))
-                case .data(let data): results.append(.string(data.base64EncodedString()))
+                case .bool(let flag): return .bool(flag)
+                case .string(let string): return .string(string)
+                case .data(let data): return .string(data.base64EncodedString())
                 case .date(let date):
                     // Seconds since 1970 for a date ISO 8601 cannot write (beyond years 1 to 9999).
                     let text = try? PlistWriter.xmlDateText(date)
-                    results.append(text.map(JSONValue.string) ?? JSONNumber(date.timeIntervalSince1970).map(JSONValue.number) ?? .null)
-                case .uid(let uid): results.append(["CF$UID": .number(JSONNumber(uid))])
-                case .integer(let integer): results.append(.number(JSONNumber(literal: integer.description) ?? JSONNumber(0)))
+                    return text.map(JSONValue.string) ?? JSONNumber(date.timeIntervalSince1970).map(JSONValue.number) ?? .null
+                case .uid(let uid): return ["CF$UID": .number(JSONNumber(uid))]
+                case .integer(let integer): return .number(JSONNumber(literal: integer.description) ?? JSONNumber(0))
                 case .real(let real):
-                    results.append(JSONNumber(real).map(JSONValue.number) ?? .string(real.isNaN ? "nan" : real < 0 ? "-inf" : "inf"))
-                case .array(let elements):
-                    steps.append(.buildArray(elements.count))
-                    for element in elements.reversed() { steps.append(.visit(element)) }
-                case .dictionary(let dictionary):
-                    steps.append(.buildObject(dictionary.keys))
-                    for entry in dictionary.reversed() { steps.append(.visit(entry.value)) }
+                    return JSONNumber(real).map(JSONValue.number) ?? .string(real.isNaN ? "nan" : real < 0 ? "-inf" : "inf")
+                case .array, .dictionary: return .null  // never: the fold builds containers itself
                 }
-            case .buildArray(let count):
-                let elements = Array(results.suffix(count))
-                results.removeLast(count)
-                results.append(.array(elements))
-            case .buildObject(let keys):
-                let values = Array(results.suffix(keys.count))
-                results.removeLast(keys.count)
+            },
+            array: { .array($0) },
+            dictionary: { keys, values in
                 var object = JSONObject()
                 for (key, value) in zip(keys, values) where object[key] == nil { object[key] = value }
-                results.append(.object(object))
-            }
-        }
-        return results.last ?? .null
+                return .object(object)
+            })
+        return json ?? .null
     }
 }

@@ -75,45 +75,32 @@ extension KeyedUnarchiver {
 extension ArchivedValue {
     /// The archived form of a property-list value; nil for a UID (which only archives hold).
     init?(_ plist: PlistValue) {
+        /// A UID: only archives hold one, so no property list of a Codable value does.
+        struct HoldsUID: Error {}
         // Iterative: a value as deep as the limits allow never deepens the stack.
-        enum Step {
-            case visit(PlistValue)
-            case array(Int)
-            case dictionary([String])
+        let archived: ArchivedValue?
+        do throws(HoldsUID) {
+            archived = try plist.folded(
+                entries: { dictionary throws(HoldsUID) in dictionary.entries },
+                leaf: { value throws(HoldsUID) -> ArchivedValue in
+                    switch value {
+                    case .string(let string): return .string(string)
+                    case .data(let data): return .data(data)
+                    case .date(let date): return .date(date)
+                    case .bool(let bool): return .bool(bool)
+                    case .real(let real): return .real(real)
+                    case .integer(.signed(let integer)): return .integer(integer)
+                    case .integer(.unsigned(let integer)): return .unsignedInteger(integer)
+                    case .uid, .array, .dictionary: throw HoldsUID()  // containers never reach here: the fold builds them
+                    }
+                },
+                array: { elements throws(HoldsUID) in .array(elements) },
+                dictionary: { keys, values throws(HoldsUID) in .dictionary(keys.map(ArchivedValue.string), values) })
+        } catch {
+            return nil
         }
-        var steps: [Step] = [.visit(plist)]
-        var built: [ArchivedValue] = []
-        while let step = steps.popLast() {
-            switch step {
-            case .visit(let value):
-                switch value {
-                case .string(let string): built.append(.string(string))
-                case .data(let data): built.append(.data(data))
-                case .date(let date): built.append(.date(date))
-                case .bool(let bool): built.append(.bool(bool))
-                case .real(let real): built.append(.real(real))
-                case .integer(.signed(let integer)): built.append(.integer(integer))
-                case .integer(.unsigned(let integer)): built.append(.unsignedInteger(integer))
-                case .uid: return nil
-                case .array(let elements):
-                    steps.append(.array(elements.count))
-                    steps.append(contentsOf: elements.reversed().map(Step.visit))
-                case .dictionary(let dictionary):
-                    steps.append(.dictionary(dictionary.keys))
-                    steps.append(contentsOf: dictionary.entries.reversed().map { Step.visit($0.value) })
-                }
-            case .array(let count):
-                let elements = Array(built.suffix(count))
-                built.removeLast(count)
-                built.append(.array(elements))
-            case .dictionary(let keys):
-                let values = Array(built.suffix(keys.count))
-                built.removeLast(keys.count)
-                built.append(.dictionary(keys.map(ArchivedValue.string), values))
-            }
-        }
-        guard built.count == 1, let value = built.first else { return nil }
-        self = value
+        guard let archived else { return nil }
+        self = archived
     }
 
     /// The property list this archived value holds, or `typeMismatch` at the

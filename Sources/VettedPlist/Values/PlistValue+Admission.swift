@@ -84,34 +84,10 @@ extension PlistValue {
     /// The value with each dictionary's repeated keys reduced to one under
     /// `policy` (a keeping one: the walk above threw for `.reject`).
     private func keepingOneOfEachKey(_ policy: DuplicateKeyPolicy) throws(PlistDictionary.Repeat) -> PlistValue {
-        enum Step {
-            case visit(PlistValue)
-            case array(Int)
-            case dictionary([String])
-        }
-        var steps: [Step] = [.visit(self)]
-        var built: [PlistValue] = []
-        while let step = steps.popLast() {
-            switch step {
-            case .visit(.array(let elements)):
-                steps.append(.array(elements.count))
-                steps.append(contentsOf: elements.reversed().map(Step.visit))
-            case .visit(.dictionary(let dictionary)):
-                let entries = try PlistDictionary.applying(policy, to: dictionary.entries)
-                steps.append(.dictionary(entries.map(\.key)))
-                steps.append(contentsOf: entries.reversed().map { Step.visit($0.value) })
-            case .visit(let scalar):
-                built.append(scalar)
-            case .array(let count):
-                let elements = Array(built.suffix(count))
-                built.removeLast(Swift.min(count, built.count))
-                built.append(.array(elements))
-            case .dictionary(let keys):
-                let values = Array(built.suffix(keys.count))
-                built.removeLast(Swift.min(keys.count, built.count))
-                built.append(.dictionary(PlistDictionary(zip(keys, values).map { PlistDictionary.Entry(key: $0, value: $1) })))
-            }
-        }
-        return built.last ?? self
+        try folded(
+            entries: { dictionary throws(PlistDictionary.Repeat) in try PlistDictionary.applying(policy, to: dictionary.entries) },
+            leaf: { value throws(PlistDictionary.Repeat) in value }, array: { elements throws(PlistDictionary.Repeat) in .array(elements) },
+            dictionary: { keys, values throws(PlistDictionary.Repeat) in .dictionary(PlistDictionary(zip(keys, values).map { PlistDictionary.Entry(key: $0, value: $1) })) }
+        ) ?? self
     }
 }
