@@ -52,6 +52,10 @@ public enum LoadGenerator {
     }
 
     /// `connections` concurrent loops of `request`, for `duration` (bounded: it always ends).
+    ///
+    /// Each loop makes at least one request, even when it starts after the deadline: on a
+    /// loaded machine a task can wait for a thread longer than the whole duration, and a run
+    /// that measured nothing would read as "no requests served".
     public static func run(
         connections: Int, duration: Duration, _ request: @escaping @Sendable () async -> Bool
     ) async -> Result {
@@ -63,7 +67,7 @@ public enum LoadGenerator {
                 group.addTask {
                     var latencies: [Double] = []
                     var failures = 0
-                    while clock.now < deadline {
+                    repeat {
                         let began = clock.now
                         let ok = await request()
                         let elapsed = began.duration(to: clock.now)
@@ -72,7 +76,7 @@ public enum LoadGenerator {
                         } else {
                             failures += 1
                         }
-                    }
+                    } while clock.now < deadline
                     return (latencies, failures)
                 }
             }

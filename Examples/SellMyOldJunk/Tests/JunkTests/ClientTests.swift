@@ -186,7 +186,7 @@ import Vetted
         }
     }
 
-    @Test func validateChecksAFileOffline() throws {
+    @Test func validateChecksAFileOffline() async throws {
         let folder = try temporaryFolder("validate")
         defer { try? FileManager.default.removeItem(at: folder) }
         let encoder = JSONEncoder()
@@ -198,20 +198,24 @@ import Vetted
         let badFile = folder.appendingPathComponent("bad.json")
         try encoder.encode(bad).write(to: badFile)
 
-        let valid = try run(executable("junk"), ["validate", good.path])
+        let valid = try await run(executable("junk"), ["validate", good.path])
         #expect(valid.status == 0)
         #expect(valid.stdout == "valid: 6 listings\n")
-        let invalid = try run(executable("junk"), ["validate", badFile.path])
+        let invalid = try await run(executable("junk"), ["validate", badFile.path])
         #expect(invalid.status == 1)
         #expect(invalid.stderr.contains("primitive stage · $[2].url · hostNotAllowed"))
-        let missing = try run(executable("junk"), ["validate", folder.appendingPathComponent("none.json").path])
+        let missing = try await run(executable("junk"), ["validate", folder.appendingPathComponent("none.json").path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("raw stage · $ · unreadableInput"))
     }
 }
 
-/// Runs a program to its end.
-func run(_ program: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+/// Runs a program to its end (off the cooperative pool: see `offThePool`).
+func run(_ program: URL, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await offThePool { try runBlocking(program, arguments) }
+}
+
+func runBlocking(_ program: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = program
     process.arguments = arguments

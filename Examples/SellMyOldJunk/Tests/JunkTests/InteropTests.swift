@@ -29,7 +29,7 @@ struct InteropTests {
                     body: Array(body.readableBytesView))
                 let file = folder.appendingPathComponent("response.http")
                 try Data(message.wireBytes).write(to: file)
-                let verified = try run(
+                let verified = try await run(
                     URL(fileURLWithPath: "/usr/bin/env"),
                     ["python3", Peer.script, "verify", pem, keyID, file.path, "@status", "content-type", "content-digest"])
                 #expect(verified.status == 0 && verified.stdout.hasPrefix("verified junk by \(keyID)"), "\(verified.stdout)\(verified.stderr)")
@@ -37,7 +37,7 @@ struct InteropTests {
                 var tampered = message
                 tampered.body[tampered.body.count / 2] ^= 1
                 try Data(tampered.wireBytes).write(to: file)
-                let refused = try run(
+                let refused = try await run(
                     URL(fileURLWithPath: "/usr/bin/env"), ["python3", Peer.script, "verify", pem, keyID, file.path, "@status"])
                 #expect(refused.status == 1, "\(refused.stdout)")
             }
@@ -53,5 +53,5 @@ enum Peer {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/interop/httpsig_peer.py").path
     static let available: Bool =
-        (try? run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import http_message_signatures"]).status) == 0
+        (try? runBlocking(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import http_message_signatures"]).status) == 0
 }

@@ -95,19 +95,22 @@ import Glibc
         let peerOutput = Pipe()
         peer.standardOutput = peerOutput
         try peer.run()
-        var lines = ""
-        while !lines.contains("open") {
-            let data = peerOutput.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            lines += String(decoding: data, as: UTF8.self)
+        let reader = peerOutput.fileHandleForReading
+        var lines = try await offThePool {
+            var lines = ""
+            while !lines.contains("open") {
+                let data = reader.availableData
+                guard !data.isEmpty else { break }
+                lines += String(decoding: data, as: UTF8.self)
+            }
+            return lines
         }
         let peak = try Self.residentBytes(server.processIdentifier)
-        while true {
-            let data = peerOutput.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            lines += String(decoding: data, as: UTF8.self)
+        lines += try await offThePool {
+            let rest = reader.readDataToEndOfFile()
+            peer.waitUntilExit()
+            return String(decoding: rest, as: UTF8.self)
         }
-        peer.waitUntilExit()
         let after = try Self.residentBytes(server.processIdentifier)
         print("idle and slow connections: \(lines.split(separator: "\n").last ?? "") · server RSS \(before / 1_048_576) MiB → \(peak / 1_048_576) MiB with 1,000 open → \(after / 1_048_576) MiB after")
         // The server, not the peer's 30 s limit, closed every connection.

@@ -57,12 +57,12 @@ import Vetted
                 Draft202012Validator.check_schema(schema)
             print("ok")
             """
-        let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", check, file.path])
+        let result = try await run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", check, file.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "ok\n")
     }
 }
 
 enum SchemaPeer {
-    static let available: Bool = (try? run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jsonschema"]).status) == 0
+    static let available: Bool = (try? runBlocking(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jsonschema"]).status) == 0
 }

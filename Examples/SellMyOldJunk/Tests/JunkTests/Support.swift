@@ -22,3 +22,12 @@ func executable(_ name: String) -> URL {
 func withLiveServer<T>(_ body: (RunningServer, ListingsClient) async throws -> T) async throws -> T {
     try await LiveServer.with { server, client, _ in try await body(server, client) }
 }
+
+/// Runs blocking work (a pipe read, a wait for a process) on a thread of its own, so that it
+/// does not hold one of the cooperative pool's threads: there are as many as cores (two on
+/// CI), and a test blocked on one starves every other test's tasks meanwhile.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
