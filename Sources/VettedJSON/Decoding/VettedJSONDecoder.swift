@@ -196,13 +196,21 @@ open class VettedJSONDecoder: @unchecked Sendable {
         return try decode(type, from: SourceText(bytes), parser: Self.parser(options), options: options)
     }
 
-    /// Decodes `type` from a parsed value (written out and read back: decoding
-    /// always reads a tape of the bytes; of a repeated key the first counts).
+    /// Decodes `type` from a value already in memory: its strings and numbers are
+    /// read from the value, with no JSON text written or parsed.
     ///
-    /// - Throws: `DecodingError` for syntax and structure, with the located `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
+    /// Of a repeated key the first counts, as ``JSONValue``'s own lookup reads it. The
+    /// input limits (``Options/limits``) bound what bytes expand into, so they do not
+    /// apply to a value already built; the stack guard and the rules do. Errors carry
+    /// the coding path and no offset: a value has no text to point into.
+    ///
+    /// - Throws: `DecodingError` for structure, with a `VettedError` as `underlyingError` (`DecodingError.vettedError`); `ValidationErrors` for rule violations; `VettedError` whose code is a rule declaration (`code.isRuleDeclaration`) for a rule declared wrong, in every mode.
     open func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        let parser = JSONParser(limits: .unlimited, options: .init(duplicateKeys: .keepFirst))
-        return try decode(type, from: SourceText(JSONWriter().bytes(value)), parser: parser, options: options.current)
+        let indexed = IndexedValue(value)
+        let source = SourceText(indexed.bytes)
+        let document = DecodingDocument(
+            source: source, tape: indexed.tape, options: options.current, duplicateKeys: .keepFirst, locatesInSource: false)
+        return try decode(type, document: document)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser, options: Options) throws -> T {
@@ -216,7 +224,12 @@ open class VettedJSONDecoder: @unchecked Sendable {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
         }
-        let document = DecodingDocument(source: source, tape: tape, options: options, duplicateKeys: parser.options.duplicateKeys)
+        return try decode(type, document: DecodingDocument(source: source, tape: tape, options: options, duplicateKeys: parser.options.duplicateKeys))
+    }
+
+    /// Decodes `type` from the root of `document`'s tape.
+    private func decode<T: Decodable>(_ type: T.Type, document: DecodingDocument) throws -> T {
+        let source = document.source
         let result = source.withScanner { scanner in
             document.scanner = scanner
             defer { document.scanner = nil }

@@ -24,6 +24,9 @@ final class DecodingDocument {
     let engine: RuleEngine
     /// Reused buffer for unescaping strings.
     private var scratch: [UInt8] = []
+    /// Whether the tape's offsets are places in a text the caller has: false for a
+    /// ``JSONValue`` decoded (``IndexedValue``), whose errors then carry a path only.
+    let locatesInSource: Bool
     /// The first internal invariant that failed during this call (a bug in
     /// Vetted): the call then throws `internalInvariantViolated`, whatever it decoded.
     private(set) var invariantViolation: String?
@@ -42,8 +45,12 @@ final class DecodingDocument {
         if invariantViolation == nil { invariantViolation = what() }
     }
 
-    init(source: SourceText, tape: JSONTape, options decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
+    init(
+        source: SourceText, tape: JSONTape, options decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy,
+        locatesInSource: Bool = true
+    ) {
         stack = decoder.shared.makeStackGuard()
+        self.locatesInSource = locatesInSource
         self.source = source
         self.tape = tape.entries
         self.date = decoder.dateDecodingStrategy
@@ -54,12 +61,15 @@ final class DecodingDocument {
         self.engine = decoder.shared.makeEngine()
         self.duplicateKeys = duplicateKeys
         // Structural errors are located on the tape (weakly: the document owns the engine).
-        engine.locate = { [weak self] codingPath in self?.location(of: codingPath) }
+        if locatesInSource {
+            engine.locate = { [weak self] codingPath in self?.location(of: codingPath) }
+        }
     }
 
     /// Where the value at `index` is in the input: a scalar's first byte; for
     /// a container (whose entry holds no offset), the key before it, if any.
     func location(ofValueAt index: Int) -> ValueLocation? {
+        guard locatesInSource else { return nil }
         let value = entry(index)
         switch value.kind {
         case .array, .object:
