@@ -27,6 +27,33 @@ private let lenient: VettedJSONDecoder = {
     return decoder
 }()
 
+/// A document decoded from its text and from its parsed value: the same outcome (of a
+/// repeated key the first counts in both; a value's errors have no offsets to compare).
+private let keepFirst: VettedJSONDecoder = {
+    let decoder = VettedJSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    decoder.duplicateKeyPolicy = .keepFirst
+    decoder.limits = Limits(maxInputBytes: 1 << 20, maxDepth: 64)
+    decoder.validationMode = .collect(upTo: 10)
+    return decoder
+}()
+private let keepFirstParser = JSONParser(limits: Limits(maxInputBytes: 1 << 20, maxDepth: 64), options: .init(duplicateKeys: .keepFirst))
+
+/// What a decode gave, without offsets: "ok", or each error's code and path.
+private func unlocated(_ body: () throws -> Void) -> String {
+    do {
+        try body()
+        return "ok"
+    } catch let error as ValidationErrors {
+        return error.errors.map { "\($0.code) \($0.path)" }.joined(separator: "; ")
+    } catch let error as DecodingError {
+        requireNoInternalError(error)
+        return error.vettedError.map { "\($0.code) \($0.path)" } ?? "\(error)"
+    } catch {
+        return "\(error)"
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
@@ -41,6 +68,11 @@ public func fuzzDecode(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     do { _ = try lenient.decode(JSONValue.self, from: bytes) } catch { requireNoInternalError(error) }
     do { _ = try lenient.decode([String: [Int?]].self, from: bytes) } catch { requireNoInternalError(error) }
     do { _ = try lenient.decode([[String: Double]].self, from: bytes) } catch { requireNoInternalError(error) }
+    if let value = try? keepFirstParser.parse(bytes) {
+        let fromText = unlocated { _ = try keepFirst.decode([Listing].self, from: bytes) }
+        let fromValue = unlocated { _ = try keepFirst.decode([Listing].self, from: value) }
+        guard fromText == fromValue else { fatalError("decoded from text: \(fromText); from its value: \(fromValue)") }
+    }
     return 0
 }
 

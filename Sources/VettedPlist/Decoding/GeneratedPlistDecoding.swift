@@ -175,52 +175,38 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
 }
 
 /// Finds a dictionary's members by key, as both the keyed container and
-/// generated decoding look them up.
+/// generated decoding look them up: where the last lookup ended first (fields
+/// asked for in the order they were written are found at once), then the
+/// dictionary's own lookup (a scan of a small one, the index of a large one,
+/// built once per dictionary: no lookup is linear in the input more than once).
 struct PlistEntryLookup {
-    let entries: [PlistDictionary.Entry]
-    /// Where the last lookup ended: keys asked for in document order are found at once.
+    let dictionary: PlistDictionary
+    /// Where the last lookup ended.
     private var next = 0
-    /// Each key's entry, built once a lookup had to search a large dictionary
-    /// from its start: no lookup is linear in the input more than once.
-    private var index: [String: Int]?
 
-    /// Dictionaries up to this size are searched in place.
-    static let indexThreshold = SmallKeyTable.linearSearchLimit
-
-    /// `entries` have no repeated key: the reader applied the duplicate-key policy.
-    init(_ entries: [PlistDictionary.Entry]) {
-        self.entries = entries
+    /// `dictionary` has no repeated key: the reader applied the duplicate-key policy.
+    init(_ dictionary: PlistDictionary) {
+        self.dictionary = dictionary
     }
+
+    var entries: [PlistDictionary.Entry] { dictionary.entries }
 
     /// The value of `name`, or `nil`.
     mutating func find(_ name: String) -> PlistValue? {
-        position(of: name).map { entries[$0].value }
+        guard let position = position(of: name) else { return nil }
+        return dictionary.entries[position].value
     }
 
     /// Where the entry of `name` is, or `nil`.
     mutating func position(of name: String) -> Int? {
-        let entries = entries
-        if let index {
-            guard let position = index[name], entries.indices.contains(position) else { return nil }
-            return position
-        }
-        // The hint first (the usual case: fields asked for in the order they were written).
+        let entries = dictionary.entries
         if entries.indices.contains(next), entries[next].key == name {
             next += 1
             return next - 1
         }
-        guard entries.count <= Self.indexThreshold else {
-            var built: [String: Int] = [:]
-            built.reserveCapacity(entries.count)
-            for position in entries.indices where built[entries[position].key] == nil { built[entries[position].key] = position }
-            index = built
-            return built[name].flatMap { entries.indices.contains($0) ? $0 : nil }
-        }
-        for position in entries.indices where entries[position].key == name {
-            next = position + 1
-            return position
-        }
-        return nil
+        guard let position = dictionary.position(of: name), entries.indices.contains(position) else { return nil }
+        next = position + 1
+        return position
     }
 }
 
@@ -237,7 +223,7 @@ extension PlistValueDecoder {
             }
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
-            var fields = PlistFieldSource(decoder: self, table: table, lookup: PlistEntryLookup(dictionary.entries), scope: scope, entries: entries)
+            var fields = PlistFieldSource(decoder: self, table: table, lookup: PlistEntryLookup(dictionary), scope: scope, entries: entries)
             if table.hasAliases { fields.spelled = Array(repeating: nil, count: table.names.count) }
             return try SameType.cast(try G(__vetted: &fields), to: T.self)
         }

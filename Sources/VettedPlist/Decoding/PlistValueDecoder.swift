@@ -345,7 +345,7 @@ final class PlistKeyedReader {
     /// `dictionary` has no repeated key: the reader applied the duplicate-key policy.
     init(decoder: PlistValueDecoder, dictionary: PlistDictionary, active: RuleScope?) {
         self.decoder = decoder
-        lookup = PlistEntryLookup(dictionary.entries)
+        lookup = PlistEntryLookup(dictionary)
         self.active = active
     }
 

@@ -85,7 +85,7 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
     private static func index(for count: Int) -> FirstPositions? { count > smallDictionary ? FirstPositions() : nil }
 
     /// The position of the first entry named `key`.
-    private func position(of key: String) -> Int? {
+    func position(of key: String) -> Int? {
         if let lookup { return lookup.position(of: key, in: entries.lazy.map(\.key)) }
         return entries.firstIndex { $0.key == key }
     }
