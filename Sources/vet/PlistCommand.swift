@@ -79,7 +79,6 @@ struct PlistCommand: ParsableCommand {
                 case .integer(let integer): return .number(JSONNumber(literal: integer.description) ?? JSONNumber(0))
                 case .real(let real):
                     return JSONNumber(real).map(JSONValue.number) ?? .string(real.isNaN ? "nan" : real < 0 ? "-inf" : "inf")
-                case .array, .dictionary: return .null  // never: the fold builds containers itself
                 }
             },
             array: { .array($0) },

@@ -91,7 +91,7 @@ extension ArchivedValue {
                     case .real(let real): return .real(real)
                     case .integer(.signed(let integer)): return .integer(integer)
                     case .integer(.unsigned(let integer)): return .unsignedInteger(integer)
-                    case .uid, .array, .dictionary: throw HoldsUID()  // containers never reach here: the fold builds them
+                    case .uid: throw HoldsUID()
                     }
                 },
                 array: { elements throws(HoldsUID) in .array(elements) },

@@ -73,21 +73,27 @@ extension PlistValue {
             if try open(child) { repeats = true }
         }
         guard repeats else { return self }
+        let kept: PlistValue?
         do throws(PlistDictionary.Repeat) {
-            return try keepingOneOfEachKey(policy)
+            kept = try keepingOneOfEachKey(policy)
         } catch {
             throw VettedError(
                 code: .duplicateKey, path: [], message: "key \"\(Excerpt.escape(error.key, quotes: false))\" appears twice in one dictionary")
         }
+        guard let kept else {
+            throw VettedError(code: .internalInvariantViolated, message: "internal invariant violated: the fold of a value lost its place")
+        }
+        return kept
     }
 
     /// The value with each dictionary's repeated keys reduced to one under
-    /// `policy` (a keeping one: the walk above threw for `.reject`).
-    private func keepingOneOfEachKey(_ policy: DuplicateKeyPolicy) throws(PlistDictionary.Repeat) -> PlistValue {
+    /// `policy` (a keeping one: the walk above threw for `.reject`); `nil` only if
+    /// the fold's bookkeeping broke (a bug in Vetted, never a value kept unchanged).
+    private func keepingOneOfEachKey(_ policy: DuplicateKeyPolicy) throws(PlistDictionary.Repeat) -> PlistValue? {
         try folded(
             entries: { dictionary throws(PlistDictionary.Repeat) in try PlistDictionary.applying(policy, to: dictionary.entries) },
-            leaf: { value throws(PlistDictionary.Repeat) in value }, array: { elements throws(PlistDictionary.Repeat) in .array(elements) },
+            leaf: { scalar throws(PlistDictionary.Repeat) in scalar.value }, array: { elements throws(PlistDictionary.Repeat) in .array(elements) },
             dictionary: { keys, values throws(PlistDictionary.Repeat) in .dictionary(PlistDictionary(zip(keys, values).map { PlistDictionary.Entry(key: $0, value: $1) })) }
-        ) ?? self
+        )
     }
 }

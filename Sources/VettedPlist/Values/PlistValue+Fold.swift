@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
 extension PlistValue {
     /// The value folded bottom-up, without recursion (no depth the limits allow
     /// deepens the stack): each leaf becomes `leaf(value)`, each array
@@ -10,7 +16,7 @@ extension PlistValue {
     /// - Throws: What the closures throw.
     package func folded<Result, Failure: Error>(
         entries: (PlistDictionary) throws(Failure) -> [PlistDictionary.Entry],
-        leaf: (PlistValue) throws(Failure) -> Result,
+        leaf: (PlistScalar) throws(Failure) -> Result,
         array: ([Result]) throws(Failure) -> Result,
         dictionary: ([String], [Result]) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -25,8 +31,13 @@ extension PlistValue {
                 let kept = try entries(dictionary)
                 steps.append(.dictionary(kept.map(\.key)))
                 steps.append(contentsOf: kept.reversed().map { FoldStep.visit($0.value) })
-            case .visit(let scalar):
-                built.append(try leaf(scalar))
+            case .visit(.string(let string)): built.append(try leaf(.string(string)))
+            case .visit(.data(let data)): built.append(try leaf(.data(data)))
+            case .visit(.date(let date)): built.append(try leaf(.date(date)))
+            case .visit(.integer(let integer)): built.append(try leaf(.integer(integer)))
+            case .visit(.real(let real)): built.append(try leaf(.real(real)))
+            case .visit(.bool(let flag)): built.append(try leaf(.bool(flag)))
+            case .visit(.uid(let uid)): built.append(try leaf(.uid(uid)))
             case .array(let count):
                 guard count <= built.count else { return nil }
                 let elements = Array(built.suffix(count))
@@ -40,6 +51,30 @@ extension PlistValue {
             }
         }
         return built.count == 1 ? built.last : nil
+    }
+}
+
+/// A property-list value that holds no other: what a fold's `leaf` is given.
+package enum PlistScalar {
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case integer(PlistInteger)
+    case real(Double)
+    case bool(Bool)
+    case uid(UInt64)
+
+    /// The scalar as a value.
+    package var value: PlistValue {
+        switch self {
+        case .string(let string): .string(string)
+        case .data(let data): .data(data)
+        case .date(let date): .date(date)
+        case .integer(let integer): .integer(integer)
+        case .real(let real): .real(real)
+        case .bool(let flag): .bool(flag)
+        case .uid(let uid): .uid(uid)
+        }
     }
 }
 
