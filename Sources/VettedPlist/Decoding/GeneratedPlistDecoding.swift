@@ -230,20 +230,11 @@ extension PlistValueDecoder {
     }
 
     /// A field's rules on its decoded value, once the rules' entry for the field is known
-    /// (generated decoding knows it; `init(from:)` looks it up): this module's one
-    /// field-rule loop, specialized here for the field's type.
+    /// (generated decoding knows it; `init(from:)` looks it up): the engine's one
+    /// field-rule loop, with the field's path (a value has no offsets).
     @inline(__always)
     func validate<Value, Key: CodingKey>(_ decoded: Value, entry: Int, key: Key, in scope: RuleScope) throws {
-        let rules = scope.rules
-        guard rules.entries.indices.contains(entry) else { return }
-        let engine = context.engine
-        for check in rules.entries[entry].checks {
-            let outcome = check.outcome(decoded)
-            if case .passed = outcome { continue }
-            try engine.failed(
-                outcome, check: check, name: key.stringValue, valueType: Value.self, in: scope, path: { codingPath + [key] },
-                location: { nil })
-        }
-        if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
+        try context.engine.validate(
+            decoded, entry: entry, name: { key.stringValue }, in: scope, path: { codingPath + [key] }, location: { nil })
     }
 }

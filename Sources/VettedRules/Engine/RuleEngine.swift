@@ -66,22 +66,26 @@ func readableName(of type: Any.Type) -> String {
 }
 
 /// The rules of one `Validatable` type, as a decoder applies them during one call.
-package final class TypeRules {
+///
+/// This and the other types the field-rule loop (``RuleEngine/validate(_:entry:name:in:path:location:)``)
+/// touches are `@usableFromInline`: the loop is inlined into each decoder and
+/// specialized there for the field's type (a `package` type without it is not).
+@usableFromInline package final class TypeRules {
     /// What to do when a field decodes: one entry per key that has checks or feeds a relation.
-    package struct Entry {
-        package let key: String
+    @usableFromInline package struct Entry {
+        @usableFromInline package let key: String
         /// `key.utf8.count`, compared first.
-        package let length: Int
-        package let checks: [FieldCheck]
+        @usableFromInline package let length: Int
+        @usableFromInline package let checks: [FieldCheck]
         /// Its position in ``relationKeys``, if a relation needs its value.
-        package let slot: Int?
+        @usableFromInline package let slot: Int?
     }
 
     /// The type's name, for declaration errors: made only when one is reported
     /// (reading it off the type costs more than the rest of the call for a small value).
     package var typeName: String { readableName(of: type) }
     private let type: Any.Type
-    package let entries: [Entry]
+    @usableFromInline package let entries: [Entry]
     package let relations: [RelationCheck]
     /// Keys some relation needs; their decoded values are kept while the type decodes.
     let relationKeys: [String]
@@ -153,7 +157,7 @@ package final class TypeRules {
     }
 
     /// The entry for `name`: a few short keys, compared by length first (no hashing).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func entryIndex(_ name: String) -> Int? {
         let length = name.utf8.count
         for index in entries.indices where entries[index].length == length && entries[index].key == name { return index }
@@ -162,8 +166,8 @@ package final class TypeRules {
 }
 
 /// The rules of the value being decoded, and where its state lives in the engine.
-package struct RuleScope {
-    package let rules: TypeRules
+@usableFromInline package struct RuleScope {
+    @usableFromInline package let rules: TypeRules
     /// First slot of this value's relation values in the engine.
     let base: Int
     /// Its record of keys asked for, while the type's declaration is being checked; else -1.
@@ -175,7 +179,7 @@ package struct RuleScope {
 
 /// Where a decoded value sits in the input, for a violation's offset, line,
 /// column and excerpt.
-package struct ValueLocation {
+@usableFromInline package struct ValueLocation {
     package let offset: Int
     package let source: SourceText
 
@@ -186,7 +190,7 @@ package struct ValueLocation {
 }
 
 /// One decode call's validation state.
-package final class RuleEngine {
+@usableFromInline package final class RuleEngine {
     package let mode: ValidationMode
     package private(set) var violations: [VettedError] = []
     package private(set) var omitted = 0
@@ -286,7 +290,7 @@ package final class RuleEngine {
 
     /// A field check that did not pass: its violation is recorded, or a rule of
     /// another type than its field is a declaration error.
-    package func failed(
+    @usableFromInline package func failed(
         _ outcome: CheckOutcome, check: FieldCheck, name: String, valueType: Any.Type, in scope: RuleScope,
         path: () -> [any CodingKey], location: () -> ValueLocation?
     ) throws {
@@ -301,7 +305,7 @@ package final class RuleEngine {
     }
 
     /// Keeps a field's value for the relations of the value `scope` belongs to.
-    package func keep(_ value: Any, slot: Int, in scope: RuleScope) {
+    @usableFromInline package func keep(_ value: Any, slot: Int, in scope: RuleScope) {
         let position = scope.base + slot
         Self.set(value, at: position, in: &relationValues)
     }
@@ -532,5 +536,32 @@ public struct Skipping<Element: Decodable>: Decodable {
     /// Decodes from any value without reading it.
     private struct Passed: Decodable {
         init(from decoder: any Decoder) throws {}
+    }
+}
+
+extension RuleEngine {
+    /// A field's rules on its decoded value, once the field's entry in the rules is
+    /// known (generated decoding knows it from the start; `init(from:)` looks it up
+    /// with ``TypeRules/entryIndex(_:)``): every decoder's one field-rule loop.
+    ///
+    /// Inlined into each decoder and specialized there for the field's type, so a
+    /// rule of the value's own type checks it without boxing it; a field no rule
+    /// names costs one bounds check.
+    ///
+    /// - Throws: What ``failed(_:check:name:valueType:in:path:location:)`` throws:
+    ///   the violation in fail-fast mode, a declaration error for a rule of another type.
+    @inlinable @inline(__always)
+    package func validate<Value>(
+        _ decoded: Value, entry: Int, name: () -> String, in scope: RuleScope,
+        path: () -> [any CodingKey], location: () -> ValueLocation?
+    ) throws {
+        let rules = scope.rules
+        guard rules.entries.indices.contains(entry) else { return }
+        for check in rules.entries[entry].checks {
+            let outcome = check.outcome(decoded)
+            if case .passed = outcome { continue }
+            try failed(outcome, check: check, name: name(), valueType: Value.self, in: scope, path: path, location: location)
+        }
+        if let slot = rules.entries[entry].slot { keep(decoded, slot: slot, in: scope) }
     }
 }

@@ -111,7 +111,7 @@ public struct FieldCheck: Sendable {
     }
 
     /// The rule's outcome on `value`, which tells a value of another type from one that passes.
-    package func outcome<T>(_ value: T) -> CheckOutcome { storage.rule.check(value) }
+    @usableFromInline package func outcome<T>(_ value: T) -> CheckOutcome { storage.rule.check(value) }
 
     /// The rule's value type, for messages.
     package var valueTypeName: String { storage.rule.valueTypeName }
@@ -133,7 +133,7 @@ public struct FieldCheck: Sendable {
 }
 
 /// What checking a value found.
-package enum CheckOutcome {
+@usableFromInline package enum CheckOutcome {
     case passed
     case violated(RuleViolation)
     /// The value is not of the rule's type (nor an optional of it, nor a subclass).

@@ -194,20 +194,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     }
 
     /// ``validate(_:key:name:at:scope:base:)`` once the rules' entry for the field is known
-    /// (generated decoding knows it from the start): this module's one field-rule loop,
-    /// specialized here for the field's type.
+    /// (generated decoding knows it from the start): the engine's one field-rule loop,
+    /// with where the field is on the tape.
     @inline(__always)
     func validate<Value>(_ decoded: Value, entry: Int, key: any CodingKey, name: String, at index: Int, scope: RuleScope, base: PathBase) throws {
-        let rules = scope.rules
-        guard rules.entries.indices.contains(entry) else { return }
-        for check in rules.entries[entry].checks {
-            let outcome = check.outcome(decoded)
-            if case .passed = outcome { continue }
-            try engine.failed(
-                outcome, check: check, name: name, valueType: Value.self, in: scope, path: { codingPath(base) + [key] },
-                location: { document.location(ofValueAt: index) })
-        }
-        if let slot = rules.entries[entry].slot { engine.keep(decoded, slot: slot, in: scope) }
+        try engine.validate(
+            decoded, entry: entry, name: { name }, in: scope, path: { codingPath(base) + [key] },
+            location: { document.location(ofValueAt: index) })
     }
 
     // MARK: Scalars
