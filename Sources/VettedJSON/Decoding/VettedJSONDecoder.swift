@@ -73,7 +73,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
         var generation = 0
     }
 
-    private let options = Locked(Options())
+    let options = Locked(Options())
     /// Each type's decode plan, made on its first decode under the options of `generation`.
     /// Bounded by the program's types (never by input); one lookup per call.
     private let plans = Locked<[ObjectIdentifier: CachedPlan]>([:])
@@ -157,7 +157,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     @_spi(Testing) public func decodesDirectly<T: Decodable>(_ type: T.Type, from data: Data) -> Bool {
         let options = options.current
-        return decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options) != nil
+        return decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options, read: .planned) != nil
     }
 
     /// Decodes `type` from JSON bytes.
@@ -213,8 +213,12 @@ open class VettedJSONDecoder: @unchecked Sendable {
         return try decode(type, document: document)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser, options: Options) throws -> T {
-        if let value = decodeDirectly(type, source: source, parser: parser, options: options) { return value }
+    /// Decodes `type` from `source`: straight from the bytes by `read` when the plan
+    /// allows, else (or on a miss) from the tape.
+    func decode<T: Decodable>(
+        _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T> = .planned
+    ) throws -> T {
+        if let value = decodeDirectly(type, source: source, parser: parser, options: options, read: read) { return value }
         // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
         // with the located ``VettedError`` as `underlyingError`.
         let tape: JSONTape
@@ -239,7 +243,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
         return try document.engine.finish(result)
     }
 
-    private static func parser(_ options: Options) -> JSONParser {
+    static func parser(_ options: Options) -> JSONParser {
         JSONParser(limits: options.limits, options: .init(duplicateKeys: options.duplicateKeyPolicy))
     }
 }

@@ -133,6 +133,14 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         }
     }
 
+    /// ``unwrap(_:)`` for a type the call knows, where it is compiled, to be `@Vetted`:
+    /// its generated body, with no cast (by `init(from:)` when generated decoding is off).
+    func unwrapGenerated<G: _VettedDecodable>(_ type: G.Type) throws -> G {
+        guard context.generatedDecoding, let rules = context.engine.rules(for: G.self) else { return try unwrap(G.self) }
+        guard context.stack.hasRoom(atDepth: depth) else { throw tooDeep() }
+        return try decodeGenerated(G.self, as: G.self, rules: rules)
+    }
+
     /// Decodes `T` from `value`, one `step` below this value. Dates and data
     /// that are what they should be need no decoder of their own.
     func child<T: Decodable>(_ type: T.Type, _ value: PlistValue, _ step: Step) throws -> T {

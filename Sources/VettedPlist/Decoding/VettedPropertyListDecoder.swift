@@ -41,7 +41,7 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         var generatedDecoding = true
     }
 
-    private let options = Locked(Options())
+    let options = Locked(Options())
 
     /// Values for the types' `init(from:)`, as `decoder.userInfo`.
     open var userInfo: [CodingUserInfoKey: any Sendable] {
@@ -141,8 +141,12 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         try decode(type, from: source, format: &format, options: options.current)
     }
 
-    private func decode<T: Decodable>(
-        _ type: T.Type, from source: SourceText, format: inout PlistParser.Format, options: Options
+    /// Decodes `type` from `source`; `root` decodes the top value (``PlistValueDecoder/unwrap(_:)``,
+    /// or a body fixed where the call is compiled), and `streams` says whether a top-level
+    /// array may be streamed.
+    func decode<T: Decodable>(
+        _ type: T.Type, from source: SourceText, format: inout PlistParser.Format, options: Options,
+        streams: Bool = true, root decodeRoot: (PlistValueDecoder) throws -> T = { try $0.unwrap(T.self) }
     ) throws -> T {
         guard let detected = PlistParser.format(of: source) else {
             throw Self.unreadable(VettedError(.unknownPlistFormat, at: 0, in: source, message: "not a property list: expected bplist00 or XML"))
@@ -160,7 +164,7 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         // An array of values from a binary plist whose top object is an array: each
         // element's tree is read, decoded and dropped in turn, so the document's
         // values are never all alive at once (the memory of Foundation's lazy reader).
-        if detected == .binary, let array = T.self as? any PlistArrayDecodable.Type, context.engine.rules(for: T.self) == nil {
+        if streams, detected == .binary, let array = T.self as? any PlistArrayDecodable.Type, context.engine.rules(for: T.self) == nil {
             let streamed: PlistParser.Streamed<T>
             do {
                 streamed = try parser.streamingTopArray(source) { count, element in
@@ -177,7 +181,7 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
             }
             switch streamed {
             case .streamed(let value): return value
-            case .whole(let root): return try decode(T.self, root: root, context: context)
+            case .whole(let root): return try decode(T.self, root: root, context: context, decodeRoot)
             }
         }
         let root: PlistValue
@@ -186,11 +190,14 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         } catch {
             throw Self.unreadable(error)
         }
-        return try decode(T.self, root: root, context: context)
+        return try decode(T.self, root: root, context: context, decodeRoot)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, root: PlistValue, context: PlistDecodingContext) throws -> T {
-        let result = Result { () throws -> T in try PlistValueDecoder(context: context, root: root).unwrap(T.self) }
+    private func decode<T: Decodable>(
+        _ type: T.Type, root: PlistValue, context: PlistDecodingContext,
+        _ decodeRoot: (PlistValueDecoder) throws -> T = { try $0.unwrap(T.self) }
+    ) throws -> T {
+        let result = Result { () throws -> T in try decodeRoot(PlistValueDecoder(context: context, root: root)) }
         return try context.engine.finish(result)
     }
 

@@ -90,7 +90,7 @@ extension JSONDirectReader {
     }
 
     /// `value`, once nothing but whitespace follows it.
-    private mutating func finished<T>(_ value: T) throws(_VettedDirectMiss) -> T {
+    mutating func finished<T>(_ value: T) throws(_VettedDirectMiss) -> T {
         reader.scannerState.skipWhitespace()
         guard reader.scannerState.isAtEnd else { throw _VettedDirectMiss() }
         return value
@@ -114,9 +114,52 @@ extension JSONDirectReader {
     }
 }
 
+/// How a decode call reads its document straight from the bytes, once its plan says it can.
+///
+/// Chosen where the call is compiled: `decode(_:from:)` for any `Decodable` reads what the
+/// plan names (``DirectRead/planned``); its overloads for `@Vetted` types read their type by
+/// a call fixed there (``DirectRead/generated``, ``DirectRead/union``, ``DirectRead/array``),
+/// with no cast. Either way the plan gives the types' information, and says whether the
+/// options let the bytes be read at all.
+struct DirectRead<T> {
+    let read: (inout JSONDirectReader, DecodePlan) throws(_VettedDirectMiss) -> T
+
+    /// What the plan names (any `Decodable`; `.tape` is never read here).
+    static var planned: DirectRead<T> {
+        DirectRead { (reader, plan) throws(_VettedDirectMiss) in
+            switch plan {
+            case .direct(let root, let isArray, _): return try reader.document(T.self, root: root, isArray: isArray)
+            case .directUnion(let union, let isArray, _): return try reader.document(T.self, union: union, isArray: isArray)
+            case .tape: throw _VettedDirectMiss()
+            }
+        }
+    }
+}
+
+extension DirectRead where T: _VettedDecodable {
+    /// A `@Vetted` struct, by its generated body.
+    static var generated: DirectRead<T> {
+        DirectRead { (reader, _) throws(_VettedDirectMiss) in try reader.finished(try reader.generated(T.self)) }
+    }
+}
+
+extension DirectRead where T: _VettedUnion {
+    /// A `@Vetted(tag:)` union, by its generated body.
+    static var union: DirectRead<T> {
+        DirectRead { (reader, _) throws(_VettedDirectMiss) in try reader.finished(try reader.union(T.self)) }
+    }
+}
+
+extension DirectRead {
+    /// An array of a `@Vetted` struct or union, read in the element's module.
+    static func array<E: _VettedArrayElement>(of element: E.Type) -> DirectRead<[E]> {
+        DirectRead<[E]> { (reader, _) throws(_VettedDirectMiss) in try reader.finished(try reader.elements(of: E.self)) }
+    }
+}
+
 extension VettedJSONDecoder {
-    /// The document decoded straight from the bytes, or `nil` (then the tape path decodes it).
-    func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options) -> T? {
+    /// The document decoded straight from the bytes by `read`, or `nil` (then the tape path decodes it).
+    func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T>) -> T? {
         guard source.count <= parser.limits.maxInputBytes else { return nil }
         let plan = plan(for: T.self, options: options)
         let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
@@ -133,11 +176,7 @@ extension VettedJSONDecoder {
                 reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
                 document: document, limits: parser.limits, types: types)
             do {
-                switch plan {
-                case .direct(let root, let isArray, _): return try direct.document(T.self, root: root, isArray: isArray)
-                case .directUnion(let union, let isArray, _): return try direct.document(T.self, union: union, isArray: isArray)
-                case .tape: return nil
-                }
+                return try read.read(&direct, plan)
             } catch {
                 return nil
             }
