@@ -61,10 +61,13 @@ final class KeyedReader {
     /// Members' keys as the key strategy converts them, with their value indexes
     /// (only with a strategy other than useDefaultKeys).
     let converted: [(key: String, value: Int)]?
-    /// ``converted`` by key (the first of a key two members convert to), or the
-    /// members the duplicate-key policy kept, so that no lookup is linear in
-    /// the object's size.
-    private let convertedIndex: [String: Int]?
+    /// The value index of each key: ``converted``'s (the first of a key two members
+    /// convert to), the members the duplicate-key policy kept, or, made on the first
+    /// lookup that scans past ``SmallKeyTable/linearSearchLimit`` members, every
+    /// member's. So that no lookup is linear in the object's size: keys asked for in
+    /// any order (an `init(from:)` walking `allKeys` backwards, `contains` of keys
+    /// that are absent) cost O(n) in all, not O(n²).
+    private var index: [String: Int]?
 
     /// Whether lookups are recorded for the rules' declaration check (a type's first value):
     /// a plain Bool, so that the common case reads no `RuleScope` (and retains nothing).
@@ -82,11 +85,9 @@ final class KeyedReader {
             converted = nil
             if document.entry(object).has(JSONTape.hasDuplicateKeys) {
                 // Repeated keys kept by the policy: one index of the members kept, not a scan per lookup.
-                var index: [String: Int] = [:]
-                for member in Self.members(of: object, in: document) { index[member.key] = member.value }
-                convertedIndex = index
+                index = Self.index(Self.members(of: object, in: document))
             } else {
-                convertedIndex = nil
+                index = nil
             }
         default:
             let codingPath = decoder.codingPath(base)
@@ -94,11 +95,16 @@ final class KeyedReader {
                 (key: Self.convert(member.key, strategy: document.keys, codingPath: codingPath), value: member.value)
             }
             converted = members
-            var index: [String: Int] = [:]
-            index.reserveCapacity(members.count)
-            for member in members where index[member.key] == nil { index[member.key] = member.value }
-            convertedIndex = index
+            index = Self.index(members)
         }
+    }
+
+    /// Each key's value index; of a key that repeats, the first.
+    private static func index(_ members: [(key: String, value: Int)]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(members.count)
+        for member in members where index[member.key] == nil { index[member.key] = member.value }
+        return index
     }
 
     /// The members of `object` as (key, value index), in document order; of a
@@ -147,7 +153,7 @@ final class KeyedReader {
     func find(_ name: String) -> Int? {
         let document = decoder.document
         if tracking, let active { decoder.engine.asked(name, in: active) }
-        if let convertedIndex { return convertedIndex[name] }
+        if let index { return found(index[name]) }
         let end = document.entry(object).payload
         // Start where the last lookup in this object ended, then wrap around.
         let first = object + 1
@@ -156,6 +162,7 @@ final class KeyedReader {
         var position = start
         var wrapped = false
         var nameIsASCII: Bool?
+        var compared = 0
         while true {
             if position + 1 >= end {
                 if wrapped || start == first { return nil }
@@ -163,13 +170,23 @@ final class KeyedReader {
                 position = first
             }
             if wrapped, position >= start { return nil }
-            if document.keyEquals(document.entry(position), name, keyIsASCII: &nameIsASCII) {
-                let value = position + 1
-                decoder.hint = (object, document.next(after: value))
-                return value
+            if compared == SmallKeyTable.linearSearchLimit {
+                // A large object, and not the key the hint pointed at: every key's index, once.
+                let built = Self.index(Self.members(of: object, in: document))
+                index = built
+                return found(built[name])
             }
+            if document.keyEquals(document.entry(position), name, keyIsASCII: &nameIsASCII) { return found(position + 1) }
+            compared += 1
             position = document.next(after: position + 1)
         }
+    }
+
+    /// `value` (a value index, or `nil`), with the hint set after it for the next lookup.
+    @inline(__always)
+    private func found(_ value: Int?) -> Int? {
+        if let value { decoder.hint = (object, decoder.document.next(after: value)) }
+        return value
     }
 
     /// The value index of `key`, whose string value is `name`.
