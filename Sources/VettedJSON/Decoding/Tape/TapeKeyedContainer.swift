@@ -61,13 +61,16 @@ final class KeyedReader {
     /// Members' keys as the key strategy converts them, with their value indexes
     /// (only with a strategy other than useDefaultKeys).
     let converted: [(key: String, value: Int)]?
-    /// The value index of each key: ``converted``'s (the first of a key two members
-    /// convert to), the members the duplicate-key policy kept, or, made on the first
-    /// lookup that scans past ``SmallKeyTable/linearSearchLimit`` members, every
-    /// member's. So that no lookup is linear in the object's size: keys asked for in
-    /// any order (an `init(from:)` walking `allKeys` backwards, `contains` of keys
-    /// that are absent) cost O(n) in all, not O(n²).
-    private var index: [String: Int]?
+    /// ``converted`` by key (the first of a key two members convert to), or the
+    /// members the duplicate-key policy kept.
+    private let convertedIndex: [String: Int]?
+    /// Every member's value index by key, made on the first lookup that scans past
+    /// ``SmallKeyTable/linearSearchLimit`` members: so that keys asked for in any
+    /// order (an `init(from:)` walking `allKeys` backwards, `contains` of keys that
+    /// are absent) cost O(n) in all, not O(n²). Read only by a lookup that has
+    /// scanned that far (a class's `var` costs an exclusivity check on every read):
+    /// at most that many comparisons per lookup before it.
+    private var largeIndex: [String: Int]?
 
     /// Whether lookups are recorded for the rules' declaration check (a type's first value):
     /// a plain Bool, so that the common case reads no `RuleScope` (and retains nothing).
@@ -85,9 +88,9 @@ final class KeyedReader {
             converted = nil
             if document.entry(object).has(JSONTape.hasDuplicateKeys) {
                 // Repeated keys kept by the policy: one index of the members kept, not a scan per lookup.
-                index = Self.index(Self.members(of: object, in: document))
+                convertedIndex = Self.index(Self.members(of: object, in: document))
             } else {
-                index = nil
+                convertedIndex = nil
             }
         default:
             let codingPath = decoder.codingPath(base)
@@ -95,7 +98,7 @@ final class KeyedReader {
                 (key: Self.convert(member.key, strategy: document.keys, codingPath: codingPath), value: member.value)
             }
             converted = members
-            index = Self.index(members)
+            convertedIndex = Self.index(members)
         }
     }
 
@@ -153,7 +156,7 @@ final class KeyedReader {
     func find(_ name: String) -> Int? {
         let document = decoder.document
         if tracking, let active { decoder.engine.asked(name, in: active) }
-        if let index { return found(index[name]) }
+        if let convertedIndex { return found(convertedIndex[name]) }
         let end = document.entry(object).payload
         // Start where the last lookup in this object ended, then wrap around.
         let first = object + 1
@@ -170,14 +173,15 @@ final class KeyedReader {
                 position = first
             }
             if wrapped, position >= start { return nil }
-            if compared == SmallKeyTable.linearSearchLimit {
-                // A large object, and not the key the hint pointed at: every key's index, once.
-                let built = Self.index(Self.members(of: object, in: document))
-                index = built
-                return found(built[name])
-            }
             if document.keyEquals(document.entry(position), name, keyIsASCII: &nameIsASCII) { return found(position + 1) }
             compared += 1
+            if compared == SmallKeyTable.linearSearchLimit {
+                // A large object, and not among the first keys from the hint: its index, made once.
+                if let largeIndex { return found(largeIndex[name]) }
+                let built = Self.index(Self.members(of: object, in: document))
+                largeIndex = built
+                return found(built[name])
+            }
             position = document.next(after: position + 1)
         }
     }
