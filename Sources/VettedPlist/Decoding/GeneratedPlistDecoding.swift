@@ -175,10 +175,10 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
 }
 
 /// Finds a dictionary's members by key, as both the keyed container and
-/// generated decoding look them up: where the last lookup ended first (fields
-/// asked for in the order they were written are found at once), then the
-/// dictionary's own lookup (a scan of a small one, the index of a large one,
-/// built once per dictionary: no lookup is linear in the input more than once).
+/// generated decoding look them up: Vetted's one key lookup
+/// (``SmallKeyTable/find(first:end:start:next:matches:)``), from where the
+/// last lookup ended (fields asked for in the order they were written are found
+/// at once), its index the dictionary's own (built once per dictionary).
 struct PlistEntryLookup {
     let dictionary: PlistDictionary
     /// Where the last lookup ended.
@@ -197,16 +197,25 @@ struct PlistEntryLookup {
         return dictionary.entries[position].value
     }
 
-    /// Where the entry of `name` is, or `nil`.
+    /// Where the entry of `name` is, or `nil`: Vetted's one key lookup, its index the dictionary's own.
+    @inline(__always)
     mutating func position(of name: String) -> Int? {
         let entries = dictionary.entries
+        // The lookup's first step, before any closure is made: fields asked for in written order.
         if entries.indices.contains(next), entries[next].key == name {
             next += 1
             return next - 1
         }
-        guard let position = dictionary.position(of: name), entries.indices.contains(position) else { return nil }
-        next = position + 1
-        return position
+        let dictionary = dictionary
+        let found: Int?
+        switch SmallKeyTable.find(first: 0, end: entries.count, start: next, next: { $0 + 1 }, matches: { entries[$0].key == name }) {
+        case .found(let position): found = position
+        case .absent: found = nil
+        case .tooLarge: found = dictionary.position(of: name)
+        }
+        guard let found, entries.indices.contains(found) else { return nil }
+        next = found + 1
+        return found
     }
 }
 

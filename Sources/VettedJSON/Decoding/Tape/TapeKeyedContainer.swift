@@ -65,11 +65,11 @@ final class KeyedReader {
     /// members the duplicate-key policy kept.
     private let convertedIndex: [String: Int]?
     /// Every member's value index by key, made on the first lookup that scans past
-    /// ``SmallKeyTable/linearSearchLimit`` members: so that keys asked for in any
-    /// order (an `init(from:)` walking `allKeys` backwards, `contains` of keys that
-    /// are absent) cost O(n) in all, not O(n²). Read only by a lookup that has
-    /// scanned that far (a class's `var` costs an exclusivity check on every read):
-    /// at most that many comparisons per lookup before it.
+    /// ``SmallKeyTable/linearSearchLimit`` members (``SmallKeyTable/find(first:end:start:next:matches:)``):
+    /// so that keys asked for in any order (an `init(from:)` walking `allKeys`
+    /// backwards, `contains` of keys that are absent) cost O(n) in all, not O(n²).
+    /// Read only by a lookup that has scanned that far: a class's `var` costs an
+    /// exclusivity check on every read.
     private var largeIndex: [String: Int]?
 
     /// Whether lookups are recorded for the rules' declaration check (a type's first value):
@@ -156,40 +156,34 @@ final class KeyedReader {
     func find(_ name: String) -> Int? {
         let document = decoder.document
         if tracking, let active { decoder.engine.asked(name, in: active) }
-        if let convertedIndex { return found(convertedIndex[name]) }
-        let end = document.entry(object).payload
-        // Start where the last lookup in this object ended, then wrap around.
+        if let convertedIndex { return found(convertedIndex[name], document) }
+        // Keys sit at the positions `first`, `next(after: key + 1)`, …; a key's value follows it.
         let first = object + 1
         let hint = decoder.hint
-        let start = hint.object == object && hint.next > first && hint.next < end ? hint.next : first
-        var position = start
-        var wrapped = false
         var nameIsASCII: Bool?
-        var compared = 0
-        while true {
-            if position + 1 >= end {
-                if wrapped || start == first { return nil }
-                wrapped = true
-                position = first
-            }
-            if wrapped, position >= start { return nil }
-            if document.keyEquals(document.entry(position), name, keyIsASCII: &nameIsASCII) { return found(position + 1) }
-            compared += 1
-            if compared == SmallKeyTable.linearSearchLimit {
-                // A large object, and not among the first keys from the hint: its index, made once.
-                if let largeIndex { return found(largeIndex[name]) }
-                let built = Self.index(Self.members(of: object, in: document))
-                largeIndex = built
-                return found(built[name])
-            }
-            position = document.next(after: position + 1)
+        switch SmallKeyTable.find(
+            first: first, end: document.entry(object).payload - 1, start: hint.object == object ? hint.next : first,
+            next: { document.next(after: $0 + 1) },
+            matches: { document.keyEquals(document.entry($0), name, keyIsASCII: &nameIsASCII) })
+        {
+        case .found(let key): return found(key + 1, document)
+        case .absent: return nil
+        case .tooLarge: return found(largeIndex(document)[name], document)
         }
+    }
+
+    /// ``largeIndex``, made on its first use.
+    private func largeIndex(_ document: DecodingDocument) -> [String: Int] {
+        if let largeIndex { return largeIndex }
+        let built = Self.index(Self.members(of: object, in: document))
+        largeIndex = built
+        return built
     }
 
     /// `value` (a value index, or `nil`), with the hint set after it for the next lookup.
     @inline(__always)
-    private func found(_ value: Int?) -> Int? {
-        if let value { decoder.hint = (object, decoder.document.next(after: value)) }
+    private func found(_ value: Int?, _ document: DecodingDocument) -> Int? {
+        if let value { decoder.hint = (object, document.next(after: value)) }
         return value
     }
 
