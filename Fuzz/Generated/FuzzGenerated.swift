@@ -6,7 +6,8 @@
 // kind, a struct with defaults and aliases) are decoded straight from the
 // bytes, from the tape and, when the input is JSON without a repeated key,
 // from it as a binary property list: the same value or the same errors (code
-// and path). Build and run with scripts/fuzz.sh generated SECONDS (which
+// and path). The overloads the compiler picks for a type known to be `@Vetted`
+// give what the generic call gives. Build and run with scripts/fuzz.sh generated SECONDS (which
 // compiles the shared Tests/VettedMacrosTests/GeneratedCorpus.swift and
 // ShapesCorpus.swift into this target and loads the macro plugin).
 
@@ -40,6 +41,28 @@ private func compare<T: Decodable & Equatable>(_ type: T.Type, _ bytes: [UInt8],
     }
 }
 
+/// `decode(_:from:)` where `T` is only `Decodable`: the open method, its path found by the plan.
+private func generic<T: Decodable>(_ decoder: VettedJSONDecoder, _ type: T.Type, _ bytes: [UInt8]) throws -> T {
+    try decoder.decode(T.self, from: bytes)
+}
+
+/// The overloads the compiler picks where the type is known to be `@Vetted` (a struct,
+/// a union, an array of either): exactly what the generic call gives.
+private func compareOverloads(_ bytes: [UInt8], _ options: DecoderOptions) {
+    let decoder = options.decoder(generated: true)
+    let pairs = [
+        (Outcome { try decoder.decode(GenItem.self, from: bytes) }, Outcome { try generic(decoder, GenItem.self, bytes) }),
+        (Outcome { try decoder.decode([GenItem].self, from: bytes) }, Outcome { try generic(decoder, [GenItem].self, bytes) }),
+        (Outcome { try decoder.decode(DirectItem.self, from: bytes) }, Outcome { try generic(decoder, DirectItem.self, bytes) }),
+        (Outcome { try decoder.decode([DirectItem].self, from: bytes) }, Outcome { try generic(decoder, [DirectItem].self, bytes) }),
+        (Outcome { try decoder.decode(TestEvent.self, from: bytes) }, Outcome { try generic(decoder, TestEvent.self, bytes) }),
+        (Outcome { try decoder.decode([TestEvent].self, from: bytes) }, Outcome { try generic(decoder, [TestEvent].self, bytes) }),
+    ]
+    for (known, planned) in pairs where known != planned {
+        fatalError("the compile-time overload differs from the generic call under \(options):\n  overload: \(known)\n  generic: \(planned)")
+    }
+}
+
 /// A shape through each path: the same outcome.
 private func compareShapes<T: Decodable & Equatable>(_ type: T.Type, _ text: String, plist: Bool) {
     let paths: [ShapePath] = plist && ShapePath.comparable(for: text).count > 2 ? [.bytes, .tape, .binaryPlist] : [.bytes, .tape]
@@ -58,6 +81,7 @@ public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     compare(GenItem.self, bytes, options)
     compare([DirectItem].self, bytes, options)
     compare(DirectItem.self, bytes, options)
+    compareOverloads(bytes, options)
     // The shapes: a property list can say the same only of JSON without a repeated key.
     let text = String(decoding: bytes, as: UTF8.self)
     let plist = (try? JSONParser(limits: Limits(maxInputBytes: 1 << 20, maxDepth: 64)).parse(bytes)) != nil && text.utf8.elementsEqual(bytes)

@@ -206,7 +206,6 @@ struct PlistEntryLookup {
             next += 1
             return next - 1
         }
-        let dictionary = dictionary
         let found: Int?
         switch SmallKeyTable.find(first: 0, end: entries.count, start: next, next: { $0 + 1 }, matches: { entries[$0].key == name }) {
         case .found(let position): found = position
