@@ -109,13 +109,17 @@ public final class _VettedFieldTable: Sendable {
     package let isOptional: [Bool]
     /// Each field's other spellings (`@Alias`), in declaration order.
     package let aliases: [[String]]
+    /// Each field's `@Default` as JSON text, where it is a literal (`20`, `"new"`, `true`);
+    /// `nil` for none or another expression. For schemas; decoding uses the default itself.
+    package let defaults: [String?]
 
     /// `aliases[i]`: the other spellings of field `i` (may be shorter than `names`);
     /// `required` and `optional` are empty when every field is required.
     public init(
         _ names: [String], aliases: [[String]] = [], types: [Any.Type] = [], isArray: [Bool] = [], required: [Bool] = [],
-        optional: [Bool] = []
+        optional: [Bool] = [], defaults: [String?] = []
     ) {
+        self.defaults = defaults
         self.types = types
         self.isArray = isArray
         isRequired = required.isEmpty ? names.map { _ in true } : required
@@ -187,10 +191,13 @@ public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, Sendable {
     /// The one spelling of a field present in `container`, or `nil`.
     ///
     /// - Throws: `DecodingError.dataCorrupted` carrying `duplicateKey` when two spellings are present.
-    public static func present(_ spellings: [String], in container: KeyedDecodingContainer<_VettedKey>) throws -> _VettedKey? {
+    /// With `defaulted`, the declaration probe holds none of them, so that the default stands in.
+    public static func present(
+        _ spellings: [String], in container: KeyedDecodingContainer<_VettedKey>, defaulted: Bool = false
+    ) throws -> _VettedKey? {
         var found: _VettedKey?
         for (position, spelling) in spellings.enumerated() {
-            let key = position == 0 ? _VettedKey(spelling) : _VettedKey(alias: spelling)
+            let key = position == 0 && !defaulted ? _VettedKey(spelling) : _VettedKey(alias: spelling)
             guard container.contains(key) else { continue }
             if let found {
                 let path = container.codingPath + [key]
@@ -202,6 +209,27 @@ public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, Sendable {
             found = key
         }
         return found
+    }
+
+    /// A `@Default` standing in for an absent `key` of `Owner`: the key's rules run on it
+    /// first, so one they refuse is `defaultBreaksRule` here as on every other path. Under
+    /// ``Validation/checkDeclarations(of:)`` the error is recorded and the default returned.
+    ///
+    /// - Throws: `VettedError` with `defaultBreaksRule` (or `ruleTypeMismatch`).
+    public static func standIn<Owner: Validatable, Value>(
+        _ value: Value, key: String, of owner: Owner.Type, decoder: any Decoder
+    ) throws -> Value {
+        let rules = TypeRules(Owner.self)
+        guard let entry = rules.entryIndex(key) else { return value }
+        let probe = DeclarationProbeKey.key.flatMap { decoder.userInfo[$0] as? DeclarationProbe }
+        probe?.recordDefault(Owner.self, key: key, as: Value.self)
+        do {
+            try rules.checkDefault(value, entry: entry)
+        } catch let error as VettedError {
+            guard let probe else { throw error }
+            probe.raise(error)
+        }
+        return value
     }
 
     /// A required field none of whose spellings is present: `keyNotFound`, as synthesized decoding says it.

@@ -7,7 +7,7 @@ import NIOCore
 public import Vetted
 
 extension VettedProblem: HTTPResponseError {
-    /// The problem's status: 413, 408, 415, 401, 400, 422 or 500.
+    /// The problem's status: 413, 408, 415, 401, 400 (not well-formed), 422 (not the model's shape, or its rules broken) or 500.
     public var status: HTTPResponse.Status { HTTPResponse.Status(code: details.status) }
 
     /// The problem as `application/problem+json`.

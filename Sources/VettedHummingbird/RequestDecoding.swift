@@ -2,6 +2,7 @@
 public import Hummingbird
 import NIOCore
 import NIOPosix
+import Logging
 import VettedCore
 public import Vetted
 
@@ -127,12 +128,20 @@ extension RequestDecoder where Self: VettedBodyDecoder {
     /// ``VettedRequestBody`` (the media type first, then the cap and the deadline).
     ///
     /// - Throws: ``Vetted/VettedProblem``, an `HTTPResponseError` that answers
-    ///   `application/problem+json`: 415, 413, 408 before decoding, then 400 for syntax
-    ///   and structure, 422 for rules, 500 for a rule declared wrong.
+    ///   `application/problem+json`: 415, 413, 408 before decoding, then 400 for syntax,
+    ///   422 for a well-formed body that does not fit the model's shape or breaks its rules,
+    ///   500 for a rule declared wrong.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let bytes = try await VettedRequestBody.read(
             request, context: context, maxBytes: limits.maxInputBytes, accepts: Self.reads, expected: [Self.mediaTypeName])
-        return try decodeBody(type, from: bytes)
+        do {
+            return try decodeBody(type, from: bytes)
+        } catch let problem as VettedProblem where problem.details.status >= 500 {
+            // The server's own defect (a rule declared wrong): logged as an error, with what the
+            // client is not told; the client sees a generic problem.
+            context.logger.error("a rule of the server's is declared wrong", metadata: ["error": "\(problem.underlying)"])
+            throw problem
+        }
     }
 }
 

@@ -137,6 +137,18 @@ struct Model {
     /// Whether any fields have `@Default` or `@Alias`: then `init(from:)` is generated too.
     var needsInitFromDecoder: Bool { coded.contains { $0.defaultExpression != nil || !$0.aliases.isEmpty } }
 
+    /// Whether the type's body declares `CodingKeys`.
+    var declaresCodingKeys = false
+    /// Every stored instance property, in declaration order: the cases synthesized `CodingKeys` would have.
+    var storedNames: [String] = []
+
+    /// Whether `@Vetted` writes the type's `CodingKeys`: when it writes `init(from:)` (defaults,
+    /// aliases), which reads the property names, and the body declares none. Keys the macro
+    /// cannot see (`CodingKeys` in an extension) would otherwise be silently ignored by that
+    /// `init(from:)`; with this member they are a compile error (`invalid redeclaration of
+    /// 'CodingKeys'`), and synthesized `encode(to:)` writes the keys `init(from:)` reads.
+    var writesCodingKeys: Bool { keepsInitFromDecoder == nil && needsInitFromDecoder && !declaresCodingKeys }
+
     init?(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax, in context: some MacroExpansionContext) {
         let modifiers: DeclModifierListSyntax
         if let structure = declaration.as(StructDeclSyntax.self) {
@@ -183,6 +195,7 @@ struct Model {
                 }
             }
             codingKeys = cases
+            declaresCodingKeys = true
         }
 
         // Keys through CodingKeys when the type is Codable and its body declares none: they may sit in
@@ -232,6 +245,7 @@ struct Model {
                 let propertyName = pattern.identifier.text.replacingBackticks()
                 let isComputed = binding.accessorBlock.map(Self.isComputed) ?? false
                 let isStored = !isStatic && !isComputed
+                if isStored { storedNames.append(propertyName) }
                 // Synthesized coding reads every stored property but a `let` with a value.
                 let key: String?
                 if let codingKeys {

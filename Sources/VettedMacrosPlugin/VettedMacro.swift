@@ -85,6 +85,17 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
                 }
             }
         }
+        if model.writesCodingKeys {
+            let cases = model.storedNames.map { "    case `\($0)`" }.joined(separator: "\n")
+            aliases.append(
+                """
+                /// Written by `@Vetted`: the keys its generated `init(from:)` reads. Declaring
+                /// `CodingKeys` in an extension is refused here: declare it in the type's body.
+                \(raw: access)enum CodingKeys: String, CodingKey {
+                \(raw: cases)
+                }
+                """)
+        }
         return [validation, walk] + aliases
     }
 
@@ -162,11 +173,16 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         }
         let arrays = model.coded.map { !$0.isOptional && $0.isArray ? "true" : "false" }
         // Which fields a document must have: not an optional, not a default (written only when some may be absent).
-        let required =
+        var required =
             model.coded.allSatisfy { !$0.isOptional && $0.defaultExpression == nil }
             ? ""
             : ", required: [\(model.coded.map { !$0.isOptional && $0.defaultExpression == nil ? "true" : "false" }.joined(separator: ", "))]"
                 + ", optional: [\(model.coded.map { $0.isOptional ? "true" : "false" }.joined(separator: ", "))]"
+        // Literal defaults as JSON text, for schemas (`default`).
+        let defaults = model.coded.map { $0.defaultExpression.flatMap(Self.jsonLiteral) }
+        if defaults.contains(where: { $0 != nil }) {
+            required += ", defaults: [\(defaults.map { $0.map(Self.literal) ?? "nil" }.joined(separator: ", "))]"
+        }
         let spellings =
             model.coded.contains { !$0.aliases.isEmpty }
             ? "aliases: [\(model.coded.map { "[" + $0.aliases.map(Self.literal).joined(separator: ", ") + "]" }.joined(separator: ", "))], "
@@ -291,15 +307,61 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             let call = property.isOptional ? "decodeIfPresent" : "decode"
             let absent =
                 property.defaultExpression != nil
-                ? "Self.__vettedDefault\(index)"
+                ? "try VettedDecoding._VettedKey.standIn(Self.__vettedDefault\(index), key: \(property.keyExpression), of: Self.self, decoder: decoder)"
                 : property.isOptional ? "nil" : "try VettedDecoding._VettedKey.missing(\(property.keyExpression), in: container)"
-            lines.append("        if let key = try VettedDecoding._VettedKey.present([\(spellings)], in: container) {")
+            let defaulted = property.defaultExpression != nil ? ", defaulted: true" : ""
+            lines.append("        if let key = try VettedDecoding._VettedKey.present([\(spellings)], in: container\(defaulted)) {")
             lines.append("            self.\(property.name) = try container.\(call)(\(type), forKey: key)")
             lines.append("        } else {")
             lines.append("            self.\(property.name) = \(absent)")
             lines.append("        }")
         }
         return lines
+    }
+
+    /// A default's expression as JSON text, when it is a literal JSON can state: an integer or
+    /// decimal number (signed), `true`/`false`, a string without interpolation; `nil` otherwise.
+    static func jsonLiteral(_ source: String) -> String? {
+        let expression: ExprSyntax = "\(raw: source)"
+        var sign = ""
+        var operand = expression
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            sign = "-"
+            operand = prefix.expression
+        }
+        if let integer = operand.as(IntegerLiteralExprSyntax.self) {
+            let digits = integer.literal.text.replacingOccurrences(of: "_", with: "")
+            guard !digits.isEmpty, digits.allSatisfy(\.isNumber), digits == "0" || !digits.hasPrefix("0") else { return nil }
+            return sign + digits
+        }
+        if let float = operand.as(FloatLiteralExprSyntax.self) {
+            let text = float.literal.text.replacingOccurrences(of: "_", with: "")
+            guard !text.hasPrefix("0x"), text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+" }),
+                text.first?.isNumber == true
+            else { return nil }
+            return sign + text
+        }
+        guard sign.isEmpty else { return nil }
+        if let array = expression.as(ArrayExprSyntax.self), array.elements.isEmpty { return "[]" }
+        if let boolean = expression.as(BooleanLiteralExprSyntax.self) { return boolean.literal.text }
+        if let string = expression.as(StringLiteralExprSyntax.self), let value = string.representedLiteralValue {
+            var json = "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        json.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return json + "\""
+        }
+        return nil
     }
 
     static func literal(_ text: String) -> String {

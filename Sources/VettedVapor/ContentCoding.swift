@@ -43,12 +43,30 @@ extension ContentConfiguration {
     /// Register ``Vetted/VettedJSONDecoder`` itself, never its `asJSONDecoder` face: Vapor's
     /// `JSONDecoder` conformance makes a fresh Foundation decoder whenever a request carries
     /// `userInfo`, which would read the body without Vetted.
+    ///
+    /// Vapor's own decoders for `text/plain`, `application/x-www-form-urlencoded` and
+    /// `multipart/form-data` are replaced by a refusal (415): they would read a model
+    /// without its rules, and a plain-text body read as a model is a type mismatch, not
+    /// the media-type error it is.
     public mutating func useVetted(
         json: VettedJSONDecoder, propertyList: VettedPropertyListDecoder? = nil, encoder: VettedContentEncoder? = nil
     ) {
+        for type in [HTTPMediaType.plainText, .urlEncodedForm, .formData] {
+            use(decoder: VettedRefusingDecoder(reads: propertyList == nil ? ["application/json"] : ["application/json", "application/x-plist"]), for: type)
+        }
         use(decoder: json, for: .json)
         if let propertyList { use(decoder: propertyList, for: .propertyList) }
         use(encoder: encoder ?? VettedContentEncoder(checker: json), for: .json)
+    }
+}
+
+/// The decoder ``ContentConfiguration/useVetted(json:propertyList:encoder:)`` registers for
+/// media types Vetted does not read: every body is refused with 415, unread.
+struct VettedRefusingDecoder: ContentDecoder {
+    let reads: [String]
+
+    func decode<D: Decodable>(_ decodable: D.Type, from body: ByteBuffer, headers: HTTPHeaders) throws -> D {
+        throw VettedProblem.unsupportedMediaType(headers.first(name: .contentType), expected: reads)
     }
 }
 

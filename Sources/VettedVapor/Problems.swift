@@ -35,7 +35,7 @@ public struct VettedProblemMiddleware: Middleware {
     // On the request's event loop, without a hop to a task: this runs for every request.
     public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         next.respond(to: request).flatMapErrorThrowing { error in
-            guard let problem = Self.problem(for: error) else { throw error }
+            guard let problem = Self.problem(for: error, contentType: request.headers.first(name: .contentType)) else { throw error }
             if problem.details.status >= 500 {
                 // The server's own defect (a rule declared wrong, a response that breaks its rules): logged as an error.
                 request.logger.error("\(problem)")
@@ -45,14 +45,14 @@ public struct VettedProblemMiddleware: Middleware {
     }
 
     /// The problem an error stands for: Vetted's, or Vapor's own 413 and 415.
-    static func problem(for error: any Error) -> VettedProblem? {
+    static func problem(for error: any Error, contentType: String? = nil) -> VettedProblem? {
         if let problem = VettedProblem(error) { return problem }
         guard let abort = error as? any AbortError else { return nil }
         switch abort.status {
         case .payloadTooLarge:
             return VettedProblem(VettedError(code: .inputSizeLimitExceeded, message: "the body is over the route's limit"))
         case .unsupportedMediaType:
-            return VettedProblem.unsupportedMediaType(nil, expected: ["a media type this route reads"])
+            return VettedProblem.unsupportedMediaType(contentType, expected: [])
         default:
             return nil
         }
@@ -109,7 +109,12 @@ enum VettedBody {
             case .success: once.succeed()
             case .failure(let abort as any AbortError) where abort.status == .payloadTooLarge:
                 once.fail(VettedProblem(VettedError(code: .inputSizeLimitExceeded, message: "the body is over \(maxBytes) bytes")))
-            case .failure(let error): once.fail(error)
+            case .failure(let error as any AbortError): once.fail(error)
+            case .failure(let error):
+                // The body stream broke (a malformed chunk, a trailer over NIO's header limit):
+                // the client's framing, answered 400, never a 500 that names nothing.
+                _ = error
+                once.fail(VettedProblem(VettedError(code: .unreadableInput, message: "the body could not be read: its framing is malformed")))
             }
         }
         return once.future

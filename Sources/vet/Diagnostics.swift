@@ -10,6 +10,9 @@ struct Diagnostics {
     let rawFileName: String
     let format: DiagnosticFormat
     let quiet: Bool
+    /// Whether the input is binary (a binary property list): a place is a byte offset,
+    /// never a line and column, which mean nothing there.
+    var binary = false
 
     /// For the input named on the command line (`-` is standard input).
     init(input file: String, format: DiagnosticFormat, quiet: Bool) {
@@ -62,14 +65,20 @@ struct Diagnostics {
 
     func text(for error: VettedError) -> String {
         var place = fileName
-        if let location = error.location { place += ":\(location.line):\(location.column)" }
+        if binary, let offset = error.offset {
+            place += ": byte \(offset)"
+        } else if let location = error.location {
+            place += ":\(location.line):\(location.column)"
+        }
         let detail = error.path.isEmpty ? error.code.rawValue : "\(error.code.rawValue) at \(error.path)"
         var lines = ["\(place): error: \(error.message) [\(detail)]"]
         if let excerpt = error.excerpt, !excerpt.text.isEmpty || error.offset != nil {
             lines.append("    " + excerpt.text)
             lines.append("    " + String(repeating: " ", count: excerpt.caret) + "^")
         }
-        if let related = error.relatedOffset, let source = error.source {
+        if binary, let related = error.relatedOffset {
+            lines.append("\(fileName): byte \(related): note: first seen here")
+        } else if let related = error.relatedOffset, let source = error.source {
             let location = source.location(of: related)
             lines.append("\(fileName):\(location.line):\(location.column): note: first seen here")
         }
@@ -83,7 +92,7 @@ struct Diagnostics {
             "path": .string(error.path.description),
         ]
         if let offset = error.offset { object["offset"] = .number(JSONNumber(offset)) }
-        if let location = error.location {
+        if !binary, let location = error.location {
             object["line"] = .number(JSONNumber(location.line))
             object["column"] = .number(JSONNumber(location.column))
         }

@@ -117,6 +117,10 @@ struct LimitOptions: ParsableArguments {
         ] where value < 0 {
             throw ValidationError("\(name) must not be negative")
         }
+        if maxDepth > Limits.depthCeiling {
+            // Never capped silently: the limit asked for is not the one that would hold.
+            throw ValidationError("--max-depth \(maxDepth) is above the hard ceiling of \(Limits.depthCeiling) levels; give at most \(Limits.depthCeiling)")
+        }
     }
 
     var limits: Limits {

@@ -41,8 +41,9 @@ struct PlistCommand: ParsableCommand {
 
     func run() throws {
         let limits = limitOptions.limits
-        let reporter = Diagnostics(input: file, format: diagnostics, quiet: quiet)
+        var reporter = Diagnostics(input: file, format: diagnostics, quiet: quiet)
         let bytes = try InputReader.admit(file, policy: GatePolicy(limits: limits), diagnostics: reporter).bytes
+        reporter.binary = bytes.starts(with: Array("bplist".utf8))
         do {
             let value = try PlistParser(limits: limits, duplicateKeys: duplicateKeys).parse(bytes)
             guard !quiet else { return }

@@ -186,9 +186,37 @@ struct Vet {
     }
 
     @Test func deeplyNestedInputIsADiagnosticNotACrash() throws {
-        let result = try Vet.run(["json", "--max-depth", "100000", "-"], stdin: Array(repeating: UInt8(ascii: "["), count: 100_000))
+        let result = try Vet.run(["json", "--max-depth", "1024", "-"], stdin: Array(repeating: UInt8(ascii: "["), count: 100_000))
         #expect(result.status == 1)
         #expect(result.stderr.contains("depthLimitExceeded"))
+        // The path of a deep error is capped as every path is (before: 1.6 KB of `[0][0]…`).
+        let line = try #require(result.stderr.split(separator: "\n").first)
+        #expect(line.utf8.count < 400)
+        #expect(line.contains("at $[0][0]") && line.contains("…"))
+    }
+
+    /// A depth above the hard ceiling is refused, never silently capped (before: 5000 ran with 1024).
+    @Test func aDepthAboveTheCeilingIsRefused() throws {
+        let result = try Vet.run(["json", "--max-depth", "5000", "-"], stdin: Array("[]".utf8))
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--max-depth 5000 is above the hard ceiling of 1024 levels; give at most 1024"))
+        #expect(try Vet.run(["json", "--max-depth", "1024", "-"], stdin: Array("[]".utf8)).status == 0)
+    }
+
+    /// `--help` wraps at words: no word is cut across two lines.
+    @Test func helpWrapsAtWords() throws {
+        for command in [["json"], ["plist"], ["archive"]] {
+            let help = try Vet.run(command + ["--help"]).stdout
+            let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(!lines.isEmpty)
+            for (line, next) in zip(lines, lines.dropFirst()) {
+                // A cut word: a line ending in a letter followed by one starting in a lowercase letter right after the indent.
+                let endsInLetter = line.last?.isLetter ?? false
+                let nextWord = next.drop { $0 == " " }
+                let continues = !nextWord.isEmpty && (nextWord.first?.isLowercase ?? false) && next.count - nextWord.count == line.prefix { $0 == " " }.count
+                #expect(!(endsInLetter && continues && line.count > 70 && !line.hasSuffix(" ")) || line.split(separator: " ").last.map { word in (word.count > 1) } ?? true, "\(line) / \(next)")
+            }
+        }
     }
 }
 

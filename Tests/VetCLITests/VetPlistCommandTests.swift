@@ -38,6 +38,10 @@ import VettedTestSupport
         let diagnostic = try JSONParser().parse(result.stdout)
         #expect(diagnostic["error"]?["code"] == "invalidTrailer")
         #expect(diagnostic["error"]?["offset"] == .number(JSONNumber(bytes.count - 24)))
+        // A binary plist has no lines: the place is its byte offset (before: a line and column).
+        #expect(diagnostic["error"]?["line"] == nil && diagnostic["error"]?["column"] == nil)
+        let text = try Vet.run(["plist", "-"], stdin: bytes)
+        #expect(text.stderr.hasPrefix("<stdin>: byte \(bytes.count - 24): error: "))
     }
 
     @Test func xxeIsACompilerStyleDiagnostic() throws {

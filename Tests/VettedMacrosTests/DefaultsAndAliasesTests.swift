@@ -86,6 +86,21 @@ func everyPath<T: Decodable & Equatable>(_ type: T.Type, _ json: String, sourceL
         #expect(Validation.checkDeclarations(of: Page.self) == [])
     }
 
+    /// A default that breaks a rule the macro cannot check is found without sample data
+    /// (before: `[]`, and a 500 at the first document without the key).
+    @Test func theDeclarationCheckFindsADefaultThatBreaksItsRule() {
+        let errors = Validation.checkDeclarations(of: HiddenDefault.self)
+        #expect(errors.map { "\($0.code) \($0.path)" } == ["defaultBreaksRule $.HiddenDefault.count"])
+    }
+
+    /// Foundation's decoder, through the generated `init(from:)`, refuses the default too
+    /// (before: `count` 0 stood in, breaking its own rule).
+    @Test func foundationsDecoderRefusesADefaultThatBreaksItsRule() throws {
+        let error = try #require(throws: VettedError.self) { try JSONDecoder().decode(HiddenDefault.self, from: Data(#"{"name": "x"}"#.utf8)) }
+        #expect(error.code == .defaultBreaksRule && error.path.description == "$.HiddenDefault.count")
+        #expect(try JSONDecoder().decode(Page.self, from: Data(#"{"id": 5}"#.utf8)) == Page(limit: 20, id: 5, language: "en", note: nil, tags: []))
+    }
+
     @Test func arraysOfTheModelTakeDefaultsPerElement() {
         #expect(
             everyPath([Page].self, #"[{"id": 1}, {"productId": 2, "limit": 9}]"#)

@@ -25,8 +25,11 @@ import VettedTestSupport
             listing["required"]
                 == ["id", "name", "description", "price", "sold", "url", "tags", "created", "last_updated"])
         #expect(property(listing, "id") == ["type": "integer", "minimum": 1, "maximum": 2_147_483_647])
-        // Characters are not code points: an annotation, with the parameters.
+        // Characters are not code points: an annotation, with the parameters; k characters need at
+        // least k code points, so the minimum is also `minLength` (before: no bound, "" passed the schema).
         #expect(property(listing, "name")?["x-vetted-length"] == ["maximum": 200, "minimum": 1, "unit": "characters"])
+        #expect(property(listing, "name")?["minLength"] == 1 && property(listing, "name")?["maxLength"] == nil)
+        #expect(property(listing, "description")?["minLength"] == 1)
         #expect(property(listing, "name")?["x-vetted-displaySafe"] == ["allowing": []])
         #expect(property(listing, "price")?["pattern"] == #"^([0-9]+(\.[0-9]{1,2})?)$"#)
         #expect(property(listing, "tags") == ["type": "array", "items": ["$ref": "#/$defs/Tag"], "minItems": 1, "maxItems": 10])
@@ -39,7 +42,12 @@ import VettedTestSupport
     @Test func defaultsAndAliases() throws {
         let page = try #require(definition(Page.jsonSchema(), "Page"))
         #expect(page["required"] == nil)
-        #expect(property(page, "limit") == ["type": "integer", "minimum": 1, "maximum": 100])
+        // A literal default is the schema's `default` (before: none was exported).
+        #expect(property(page, "limit") == ["type": "integer", "minimum": 1, "maximum": 100, "default": 20])
+        #expect(property(page, "language")?["default"] == "en" && property(page, "lang")?["default"] == "en")
+        #expect(property(page, "tags")?["default"] == [])
+        // A default that is no literal is not exported: it is never guessed.
+        #expect(property(try #require(definition(HiddenDefault.jsonSchema(), "HiddenDefault")), "count")?["default"] == nil)
         #expect(property(page, "productId") == property(page, "id"))
         #expect(property(page, "note") == ["type": ["string", "null"]])
         #expect(
@@ -88,7 +96,8 @@ import VettedTestSupport
         #expect(property(probe, "words") == ["type": "array", "items": ["type": "string", "minLength": 1, "maxLength": 3]])
         #expect(property(probe, "inner") == ["anyOf": [["$ref": "#/$defs/TestCreated"], ["type": "null"]]])
         #expect(property(probe, "title") == ["type": "string", "minLength": 1, "x-vetted-nonBlank": [:]])
-        #expect(property(probe, "short") == ["type": ["string", "null"], "x-vetted-length": ["maximum": 6, "minimum": 0, "unit": "utf8Bytes"]])
+        // At most 6 UTF-8 bytes is at most 6 code points: a sound maxLength beside the exact annotation.
+        #expect(property(probe, "short") == ["type": ["string", "null"], "maxLength": 6, "x-vetted-length": ["maximum": 6, "minimum": 0, "unit": "utf8Bytes"]])
         #expect(property(probe, "even")?["x-vetted-undescribed"] == ["code": "odd"])
     }
 

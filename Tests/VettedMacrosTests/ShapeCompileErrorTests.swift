@@ -18,6 +18,30 @@ struct ShapeCompileErrorTests {
         #expect(try errors("@Vetted struct T: Codable { @Check(.range(1...100)) @Default(100) var limit: Int }") == [])
     }
 
+    /// `CodingKeys` in an extension of a type whose `init(from:)` the macro writes (defaults,
+    /// aliases): refused at compile time. Before, it compiled, and `{"item_count": 11}` gave
+    /// `count == 3`: the value lost and its rule never run.
+    @Test func codingKeysInAnExtensionOfATypeWithDefaultsDoNotCompile() throws {
+        let errors = try errors(
+            """
+            @Vetted struct T: Codable { @Default(3) @Check(.range(1...10)) var count: Int }
+            extension T { enum CodingKeys: String, CodingKey { case count = "item_count" } }
+            """)
+        #expect(errors.contains("invalid redeclaration of 'CodingKeys'"), "\(errors)")
+        // In the body, the macro sees them: they compile and are read.
+        #expect(
+            try self.errors(
+                #"@Vetted struct T: Codable { @Default(3) @Check(.range(1...10)) var count: Int; enum CodingKeys: String, CodingKey { case count = "item_count" } }"#
+            ) == [])
+        // Without defaults or aliases, an extension's CodingKeys still work (synthesized decoding reads them).
+        #expect(
+            try self.errors(
+                """
+                @Vetted struct T: Codable { @Check(.range(1...10)) var count: Int }
+                extension T { enum CodingKeys: String, CodingKey { case count = "item_count" } }
+                """) == [])
+    }
+
     @Test func misplacedDefaultsAndAliasesDoNotCompile() throws {
         #expect(
             try errors("@Vetted struct T: Codable { @Default(1) var limit: Int? }")

@@ -206,6 +206,14 @@ import VettedMacrosPlugin
                 typealias __VettedField1 = Int
 
                 typealias __VettedField2 = String
+
+                /// Written by `@Vetted`: the keys its generated `init(from:)` reads. Declaring
+                /// `CodingKeys` in an extension is refused here: declare it in the type's body.
+                enum CodingKeys: String, CodingKey {
+                    case `limit`
+                    case `id`
+                    case `note`
+                }
             }
 
             extension Page: VettedMacros.VettedModel {
@@ -213,7 +221,7 @@ import VettedMacrosPlugin
 
             extension Page: VettedDecoding._VettedDecodable {
                 static let __vettedFields = VettedDecoding._VettedFieldTable(
-                    ["limit", "id", "note"], aliases: [[], ["productId"], []], types: [__VettedField0.self, __VettedField1.self, __VettedField2.self], isArray: [false, false, false], required: [false, true, false], optional: [false, false, true])
+                    ["limit", "id", "note"], aliases: [[], ["productId"], []], types: [__VettedField0.self, __VettedField1.self, __VettedField2.self], isArray: [false, false, false], required: [false, true, false], optional: [false, false, true], defaults: ["20", nil, nil])
                 init<Source: VettedDecoding._VettedFieldSource>(__vetted source: inout Source) throws {
                     try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
@@ -265,10 +273,10 @@ import VettedMacrosPlugin
             extension Page {
                 init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: VettedDecoding._VettedKey.self)
-                    if let key = try VettedDecoding._VettedKey.present(["limit"], in: container) {
+                    if let key = try VettedDecoding._VettedKey.present(["limit"], in: container, defaulted: true) {
                         self.limit = try container.decode(__VettedField0.self, forKey: key)
                     } else {
-                        self.limit = Self.__vettedDefault0
+                        self.limit = try VettedDecoding._VettedKey.standIn(Self.__vettedDefault0, key: "limit", of: Self.self, decoder: decoder)
                     }
                     if let key = try VettedDecoding._VettedKey.present(["id", "productId"], in: container) {
                         self.id = try container.decode(__VettedField1.self, forKey: key)

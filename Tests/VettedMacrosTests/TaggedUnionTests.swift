@@ -105,6 +105,12 @@ import VettedTestSupport
     @Test func theDeclarationCheckWalksTheFirstCase() {
         #expect(Validation.checkDeclarations(of: TestEvent.self) == [])
     }
+
+    /// A union whose tag key is a payload's field is found without sample data (before: `[]`).
+    @Test func theDeclarationCheckFindsATagKeyThatIsAPayloadField() {
+        let errors = Validation.checkDeclarations(of: ClashingEvent.self)
+        #expect(errors.map { "\($0.code) \($0.path)" } == ["unionKeyIsPayloadField $.ClashingEvent"])
+    }
 }
 
 @Suite struct TaggedUnionDirectTests {

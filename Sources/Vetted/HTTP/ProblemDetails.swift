@@ -20,8 +20,10 @@ import VettedRaw
 /// short, escaped excerpt, never as the body itself.
 ///
 /// The status follows the stage: 413 too large, 408 too slow, 415 not the media
-/// type, 401 a signature or digest that does not check out, 400 syntax and
-/// structure, 422 rules; 500 for a rule declared wrong (the server's fault).
+/// type, 401 a signature or digest that does not check out, 400 bytes that are not
+/// well-formed, 422 a well-formed body that does not fit the model (a missing field,
+/// a wrong type, an unknown tag) or breaks its rules; 500 for a rule declared wrong
+/// (the server's fault).
 public struct ProblemDetails: Sendable, Hashable, Codable {
     /// One thing wrong, where and at which stage.
     public struct Entry: Sendable, Hashable, Codable {
@@ -121,8 +123,10 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
                     detail: "\(rules.omitted) more errors not listed"))
         }
         if kind == .declaration {
-            // The server's own defect: say so, without the declaration's details.
-            entries = entries.map { Entry(pointer: $0.pointer, path: $0.path, code: $0.code, stage: $0.stage, detail: "a rule of the server's is declared wrong") }
+            // The server's own defect: the client learns that much and nothing of the declaration
+            // (no pointer, path or code: they name the server's types). The adapters log the error.
+            self.init(kind, errors: [], detail: "The server could not handle this request; the fault is the server's, not the body's.")
+            return
         }
         self.init(kind, errors: entries)
     }
@@ -212,8 +216,8 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
             case .tooSlow: 408
             case .mediaType: 415
             case .signature: 401
-            case .input, .syntax, .structure: 400
-            case .rules: 422
+            case .input, .syntax: 400
+            case .structure, .rules: 422
             case .declaration, .response: 500
             }
         }
@@ -228,7 +232,7 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
             case .syntax: "The body is not well-formed"
             case .structure: "The body does not have the expected shape"
             case .rules: "The body breaks the rules"
-            case .declaration: "The server's rules are declared wrong"
+            case .declaration: "Internal server error"
             case .response: "The server's response breaks its own rules"
             }
         }
@@ -249,17 +253,19 @@ extension ProblemDetails.Entry {
     }
 
     /// RFC 6901: each step is `/` and the key with `~` written `~0` and `/` written `~1`.
+    /// A key comes from the input: it is escaped and capped as an excerpt is (`\u{1B}`,
+    /// at most ``VettedCore/Excerpt/maximumBytes``), and the whole pointer is capped at
+    /// ``VettedCore/DocumentPath/maximumBytes`` (its first and last steps around `…`).
     static func pointer(_ path: DocumentPath) -> String {
-        var pointer = ""
-        for component in path.components {
-            pointer += "/"
+        let steps = path.components.map { component -> String in
             switch component {
-            case .index(let index): pointer += String(index)
+            case .index(let index): return "/" + String(index)
             case .key(let key):
-                pointer += key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                let shown = Excerpt.escape(key, quotes: false)
+                return "/" + shown.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
             }
         }
-        return pointer
+        return DocumentPath.joined(steps, start: "", maximumBytes: DocumentPath.maximumBytes)
     }
 }
 
@@ -295,10 +301,11 @@ public struct VettedProblem: Error, Sendable, CustomStringConvertible {
     }
 
     /// A body of a media type the route does not read (415), without reading it.
+    /// `expected` may be empty when the framework does not say which types it reads.
     public static func unsupportedMediaType(_ given: String?, expected: [String]) -> VettedProblem {
-        let error = VettedError(
-            code: .unsupportedMediaType,
-            message: "the body is \(given.map { Excerpt.escape($0) } ?? "of no declared type"); this route reads \(expected.joined(separator: " or "))")
+        let what = given.map { "the body is \(Excerpt.escape($0))" } ?? "the body declares no media type (no Content-Type)"
+        let reads = expected.isEmpty ? "which this route does not read" : "this route reads \(expected.joined(separator: " or "))"
+        let error = VettedError(code: .unsupportedMediaType, message: "\(what); \(reads)")
         return VettedProblem(
             details: ProblemDetails(.mediaType, errors: [ProblemDetails.Entry(error, stage: .input)]), underlying: error)
     }

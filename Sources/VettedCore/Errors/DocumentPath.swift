@@ -47,7 +47,39 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
         DocumentPath(components + [component])
     }
 
+    /// Longest printed path, in UTF-8 bytes: a longer one (a deep document, many long keys)
+    /// keeps its first and last steps around `…`. Each key is also escaped and capped.
+    public static let maximumBytes = 200
+
+    /// `$` and each step, at most ``maximumBytes`` bytes.
     public var description: String {
-        components.reduce(into: "$") { $0 += $1.description }
+        Self.joined(components.map(\.description), start: "$", maximumBytes: Self.maximumBytes)
+    }
+
+    /// `start` and `pieces` joined; past `maximumBytes` UTF-8 bytes, the first and last pieces
+    /// that fit in half the rest each, around `…`. Linear in the number of pieces.
+    package static func joined(_ pieces: [String], start: String, maximumBytes: Int) -> String {
+        var total = start.utf8.count
+        for piece in pieces { total += piece.utf8.count }
+        guard total > maximumBytes else { return pieces.reduce(into: start) { $0 += $1 } }
+        let ellipsis = "…"
+        let budget = Swift.max(0, (maximumBytes - start.utf8.count - ellipsis.utf8.count) / 2)
+        var head = start
+        var used = 0
+        var first = 0
+        while first < pieces.count, used + pieces[first].utf8.count <= budget {
+            used += pieces[first].utf8.count
+            head += pieces[first]
+            first += 1
+        }
+        var tail: [String] = []
+        used = 0
+        var last = pieces.count - 1
+        while last >= first, used + pieces[last].utf8.count <= budget {
+            used += pieces[last].utf8.count
+            tail.append(pieces[last])
+            last -= 1
+        }
+        return head + ellipsis + tail.reversed().joined()
     }
 }

@@ -114,7 +114,7 @@ extension VettedError {
         /// value is not the model's shape (a number that does not fit its type included).
         public var isStructural: Bool {
             switch self {
-            case .typeMismatch, .valueNotFound, .keyNotFound, .invalidValue, .numberOutOfRange, .numberNotInteger: true
+            case .typeMismatch, .valueNotFound, .keyNotFound, .invalidValue, .numberOutOfRange, .numberNotInteger, .missingTag, .unknownTag: true
             default: false
             }
         }

@@ -12,6 +12,16 @@ enum RuleKeywords {
             // JSON Schema counts code points: Unicode scalars in a Swift String.
             if let minimum = parameters["minimum"]?.integer, minimum > 0 { schema["minLength"] = .number(JSONNumber(minimum)) }
             if let maximum = parameters["maximum"]?.integer, maximum < Int.max { schema["maxLength"] = .number(JSONNumber(maximum)) }
+        case "length" where parameters["unit"]?.string == "characters":
+            // k characters are at least k code points: a sound minLength. A character may hold any
+            // number of code points, so no maxLength follows; the rule stays an annotation too.
+            if let minimum = parameters["minimum"]?.integer, minimum > 0 { schema["minLength"] = .number(JSONNumber(minimum)) }
+            notes.add(descriptor.kind, parameters)
+        case "length" where parameters["unit"]?.string == "utf8Bytes":
+            // n UTF-8 bytes hold at most n code points and at least n/4: sound bounds, not exact ones.
+            if let minimum = parameters["minimum"]?.integer, minimum > 0 { schema["minLength"] = .number(JSONNumber((minimum + 3) / 4)) }
+            if let maximum = parameters["maximum"]?.integer, maximum < Int.max { schema["maxLength"] = .number(JSONNumber(maximum)) }
+            notes.add(descriptor.kind, parameters)
         case "nonEmpty" where isArray(schema) || isString(schema) || isObject(schema):
             schema[isArray(schema) ? "minItems" : isString(schema) ? "minLength" : "minProperties"] = 1
         case "nonBlank":

@@ -175,6 +175,12 @@ struct SchemaWriter {
             var value = fieldSchema(fields, index, rules: validation.checks(for: name), relations: validation.relations(reportedAt: name))
             let isRequired = fields.isRequired.indices.contains(index) ? fields.isRequired[index] : true
             if fields.isOptional.indices.contains(index), fields.isOptional[index] { value = Self.nullable(value) }
+            if fields.defaults.indices.contains(index), let text = fields.defaults[index],
+                let literal = try? JSONParser().parse(Array(text.utf8))
+            {
+                // The value an absent key takes (the macro writes only literals; it was checked against the rules).
+                value["default"] = literal
+            }
             let spellings = ([name] + (fields.aliases.indices.contains(index) ? fields.aliases[index] : [])).map { (name: $0, key: documentKey($0)) }
             var present: [JSONValue] = []
             for spelling in spellings {

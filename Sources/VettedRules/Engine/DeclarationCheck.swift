@@ -61,7 +61,7 @@ package enum DeclarationProbeKey {
 }
 
 /// What one dry run of `init(from:)` saw, per `Validatable` type.
-final class DeclarationProbe {
+package final class DeclarationProbe {
     struct Seen {
         let name: String
         let fields: [(key: String, checks: [FieldCheck])]
@@ -75,6 +75,9 @@ final class DeclarationProbe {
 
     private(set) var seen: [ObjectIdentifier: Seen] = [:]
     private var order: [ObjectIdentifier] = []
+    /// Declaration errors generated code raised during the run (a default that breaks its
+    /// rule, a union's tag key that is a payload field), in the order met, once each.
+    private var raised: [VettedError] = []
     /// How deep stand-in values nest (a recursive model stops here).
     static let maximumDepth = 16
 
@@ -92,6 +95,17 @@ final class DeclarationProbe {
             relationKeys: validation.relationKeyList)
         order.append(id)
         return true
+    }
+
+    /// A declaration error met while running `init(from:)`: kept once, reported with the others.
+    package func raise(_ error: VettedError) {
+        guard !raised.contains(where: { $0.code == error.code && $0.path == error.path }) else { return }
+        raised.append(error)
+    }
+
+    /// A default that stood in for `key` of `owner`: its key counts as decoded, as `type`.
+    package func recordDefault(_ owner: Any.Type, key: String, as type: Any.Type) {
+        record(ObjectIdentifier(owner), key: key, as: type)
     }
 
     func record(_ owner: ObjectIdentifier?, key: String, as type: Any.Type) {
@@ -125,6 +139,11 @@ final class DeclarationProbe {
         do {
             return try T(from: ProbeDecoder(probe: self, owner: owner, depth: depth + 1))
         } catch {
+            if let declared = error as? VettedError, declared.code.isRuleDeclaration {
+                // The declaration's own defect (a union's tag key that is a payload field): named at the type.
+                let name = String(describing: T.self)
+                raise(declared.path.components.isEmpty ? VettedError(code: declared.code, path: [.key(name)], message: declared.message) : declared)
+            }
             if let owner, seen[owner]?.stopped == nil {
                 seen[owner]?.stopped = "its init(from:) stopped on stand-in values (\(error))"
             }
@@ -157,7 +176,7 @@ final class DeclarationProbe {
                 errors += keyErrors(entry, key: key, path: path(key))
             }
         }
-        return errors
+        return raised + errors
     }
 
     private func keyErrors(_ entry: Seen, key: String, path: DocumentPath) -> [VettedError] {
@@ -214,7 +233,7 @@ struct ProbeDecoder: Decoder {
     let owner: ObjectIdentifier?
     let depth: Int
     var codingPath: [any CodingKey] = []
-    var userInfo: [CodingUserInfoKey: Any] { DeclarationProbeKey.key.map { [$0: true] } ?? [:] }
+    var userInfo: [CodingUserInfoKey: Any] { DeclarationProbeKey.key.map { [$0: probe] } ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         probe.recordKeyType(owner, Key.self)

@@ -42,12 +42,14 @@ extension DecodingError {
         }
         switch self {
         case .typeMismatch(let type, let c):
-            return .typeMismatch(type, context(c, error(.typeMismatch, c.codingPath, at: c.codingPath, "expected \(Self.name(type))")))
+            return .typeMismatch(type, context(c, error(.typeMismatch, c.codingPath, at: c.codingPath, "\(Self.field(c.codingPath))expected \(Self.documentName(type))")))
         case .valueNotFound(let type, let c):
-            return .valueNotFound(type, context(c, error(.valueNotFound, c.codingPath, at: c.codingPath, "no value where \(Self.name(type)) is required")))
+            return .valueNotFound(
+                type, context(c, error(.valueNotFound, c.codingPath, at: c.codingPath, "\(Self.field(c.codingPath))null where \(Self.documentName(type)) is required")))
         case .keyNotFound(let key, let c):
             // Located at the object that lacks the key.
-            return .keyNotFound(key, context(c, error(.keyNotFound, c.codingPath + [key], at: c.codingPath, "required key is missing")))
+            let name = Excerpt.escape(key.stringValue)
+            return .keyNotFound(key, context(c, error(.keyNotFound, c.codingPath + [key], at: c.codingPath, "the required field \"\(name)\" is missing")))
         case .dataCorrupted(let c):
             // The description is the type's own and may quote the input: escaped and capped.
             let detail = Excerpt.escape(c.debugDescription, maximumBytes: 120, quotes: false)
@@ -57,7 +59,28 @@ extension DecodingError {
         }
     }
 
-    private static func name(_ type: Any.Type) -> String {
-        Excerpt.escape(String(describing: type), maximumBytes: 80, quotes: false)
+    /// `"price": ` for a value under a key (escaped and capped), `` otherwise.
+    private static func field(_ codingPath: [any CodingKey]) -> String {
+        guard let last = codingPath.last, last.intValue == nil else { return "" }
+        return "\"\(Excerpt.escape(last.stringValue))\": "
+    }
+
+    /// What a decoder asked for, in the document's terms (`an object`, `a string`, `an
+    /// integer`), never a Swift type's name (`Dictionary<String, Any>`).
+    package static func documentName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is Substring.Type, is Character.Type, is URL.Type, is UUID.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is any BinaryInteger.Type: return "an integer"
+        case is any BinaryFloatingPoint.Type, is Decimal.Type: return "a number"
+        case is Date.Type: return "a date"
+        case is Data.Type: return "data"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Dictionary<") || name.hasPrefix("KeyedDecodingContainer<") { return "an object" }
+            if name.hasPrefix("Array<") || name.hasPrefix("Set<") || name.hasPrefix("ContiguousArray<") { return "an array" }
+            if name.hasPrefix("Optional<") { return "a value or null" }
+            return "a value of another type"
+        }
     }
 }
