@@ -330,12 +330,12 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
             operand = prefix.expression
         }
         if let integer = operand.as(IntegerLiteralExprSyntax.self) {
-            let digits = integer.literal.text.replacingOccurrences(of: "_", with: "")
+            let digits = String(integer.literal.text.filter { $0 != "_" })
             guard !digits.isEmpty, digits.allSatisfy(\.isNumber), digits == "0" || !digits.hasPrefix("0") else { return nil }
             return sign + digits
         }
         if let float = operand.as(FloatLiteralExprSyntax.self) {
-            let text = float.literal.text.replacingOccurrences(of: "_", with: "")
+            let text = String(float.literal.text.filter { $0 != "_" })
             guard !text.hasPrefix("0x"), text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+" }),
                 text.first?.isNumber == true
             else { return nil }

@@ -13,11 +13,11 @@ struct ArchiveCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print an archive's objects: class names, keys and values. Nothing is instantiated.",
             discussion: """
-                Each object is printed as #INDEX CLASS with its keys; references to other objects
-                are #INDEX. Strings are escaped and capped. --classes lists only the class names;
-                --format json prints the same as JSON. A damaged archive is printed as far as it
-                can be, each defect marked where it is ("! defect" lines; "defects" in JSON), and
-                the first is reported as a diagnostic. Exit codes: 0 read and sound, 1 not a
+                Each object is printed as #INDEX CLASS with its keys; references to other objects \
+                are #INDEX. Strings are escaped and capped. --classes lists only the class names; \
+                --format json prints the same as JSON. A damaged archive is printed as far as it \
+                can be, each defect marked where it is ("! defect" lines; "defects" in JSON), and \
+                the first is reported as a diagnostic. Exit codes: 0 read and sound, 1 not a \
                 valid archive or a damaged one, 64 usage error, 74 unreadable input.
                 """)
 

@@ -8,12 +8,12 @@ struct JSONCommand: ParsableCommand {
         commandName: "json",
         abstract: "Validate a JSON document and print it, or report the first defect.",
         discussion: """
-            Prints the document (pretty by default) when it is valid. When it is not, prints a
-            compiler-style diagnostic to standard error (file:line:column: error: …, the line, a
-            caret), or with --diagnostics json a machine-readable diagnostic to standard output.
+            Prints the document (pretty by default) when it is valid. When it is not, prints a \
+            compiler-style diagnostic to standard error (file:line:column: error: …, the line, a \
+            caret), or with --diagnostics json a machine-readable diagnostic to standard output. \
             Input is never echoed beyond a short, escaped excerpt.
 
-            With --sha256, --signature or --envelope the raw stage runs first: the size, the digest
+            With --sha256, --signature or --envelope the raw stage runs first: the size, the digest \
             and the signature are checked before a single byte is parsed.
 
             Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.

@@ -8,9 +8,9 @@ struct PlistCommand: ParsableCommand {
         commandName: "plist",
         abstract: "Read a binary or XML property list and print it as JSON or as an XML plist.",
         discussion: """
-            The format of the input is detected from its first bytes (bplist00 or XML).
-            JSON output maps data to base64 strings, dates to ISO 8601 strings, non-finite
-            reals to strings and UIDs to {"CF$UID": n}. Diagnostics and exit codes are those
+            The format of the input is detected from its first bytes (bplist00 or XML). \
+            JSON output maps data to base64 strings, dates to ISO 8601 strings, non-finite \
+            reals to strings and UIDs to {"CF$UID": n}. Diagnostics and exit codes are those \
             of `vet json`: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
             """
     )

@@ -83,7 +83,7 @@ struct DigestCommand: ParsableCommand {
         commandName: "digest",
         abstract: "Print the SHA-256 (or SHA-384, SHA-512) digest of files, hashed as they stream.",
         discussion: """
-            Prints `DIGEST  FILE` per file, as sha256sum does. With --expect, checks the digest
+            Prints `DIGEST  FILE` per file, as sha256sum does. With --expect, checks the digest \
             instead (in constant time) and exits 1 when it differs.
 
             Exit codes: 0 done (or matching), 1 mismatch or too large, 64 usage error, 74 unreadable input.
@@ -148,13 +148,13 @@ struct KeygenCommand: ParsableCommand {
         commandName: "keygen",
         abstract: "Create a signing key: OUTPUT.key (private, mode 0600) and OUTPUT.pub (public).",
         discussion: """
-            Key files are one line: `vetted-private-key-v1 ALGORITHM KEYID BASE64` (public:
-            vetted-public-key-v1). An HMAC secret is both keys: only OUTPUT.key is written, and it
+            Key files are one line: `vetted-private-key-v1 ALGORITHM KEYID BASE64` (public: \
+            vetted-public-key-v1). An HMAC secret is both keys: only OUTPUT.key is written, and it \
             is what verifiers pass to --key. Existing files are never overwritten.
 
-            With --format pem (Ed25519 and P-256): OUTPUT.key.pem (PKCS#8, mode 0600) and
-            OUTPUT.pub.pem (SubjectPublicKeyInfo), which OpenSSL reads. PEM carries no key id:
-            every reader derives the same one from the key. Every command that takes --key
+            With --format pem (Ed25519 and P-256): OUTPUT.key.pem (PKCS#8, mode 0600) and \
+            OUTPUT.pub.pem (SubjectPublicKeyInfo), which OpenSSL reads. PEM carries no key id: \
+            every reader derives the same one from the key. Every command that takes --key \
             reads either format.
             """)
 

@@ -8,10 +8,10 @@ struct VerifyHTTPCommand: ParsableCommand {
         commandName: "verify-http",
         abstract: "Check the RFC 9421 signature and Content-Digest of a raw HTTP response (as `curl -i` prints it) or request.",
         discussion: """
-            The signature must verify with a trusted --key and satisfy the policy: it covers every
-            --require component (default: @status and content-type for a response; @method,
-            @authority and @path for a request) and content-digest (unless --no-content-digest),
-            whose value the body must match; it is at most --max-age seconds old. Prints what was
+            The signature must verify with a trusted --key and satisfy the policy: it covers every \
+            --require component (default: @status and content-type for a response; @method, \
+            @authority and @path for a request) and content-digest (unless --no-content-digest), \
+            whose value the body must match; it is at most --max-age seconds old. Prints what was \
             covered and by which key, or the defect.
 
             Exit codes: 0 verified, 1 not verified, 64 usage error, 74 unreadable input.

@@ -134,12 +134,15 @@ final class Purchase: SecureCoding {
             let url: Rule<String> = .url(URLPolicy(schemes: ["https"], hosts: [.exact("example.com")], maximumLength: 50))
             let created: Rule<Date> = .within(notBefore: launch)             // and not after now + 5 minutes
             if let violation = url.check("https://ex\u{430}mple.com/") { print(violation) }
-            // confusableHost: host looks like an allowed host but is a different one
+            // confusableHost: host mixes scripts in one label, a common disguise
             try name.validate(value, at: [.index(3), .key("name")])         // throws VettedError at $[3].name
             // end sample
             #expect(id.check(0)?.code == .outOfRange && price.check("1.5") == nil && tags.check(["music"]) == nil)
             #expect(created.check(Date.distantPast)?.code == .tooEarly)
             #expect(url.check("https://ex\u{430}mple.com/")?.code == .confusableHost)
+            // The comment quotes what `print(violation)` shows.
+            let shown = url.check("https://ex\u{430}mple.com/").map { "\($0)" } ?? ""
+            #expect(shown.hasPrefix("confusableHost: host mixes scripts in one label, a common disguise"), "\(shown)")
         }
         #expect(error?.code == .controlCharacter)
         #expect(error?.path.description == "$[3].name")

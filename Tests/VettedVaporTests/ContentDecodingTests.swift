@@ -88,7 +88,7 @@ extension VaporTests {
             (AdapterFixtures.breaksRules, json, .unprocessableEntity, "urn:vetted:problem:rules",
              ["rules /price $.price patternMismatch", "rules /tags $.tags empty"]),
             (AdapterFixtures.malformed, json, .badRequest, "urn:vetted:problem:syntax", ["syntax  $ unterminatedObject"]),
-            (AdapterFixtures.wrongShape, json, .badRequest, "urn:vetted:problem:structure", ["structure /id $.id typeMismatch"]),
+            (AdapterFixtures.wrongShape, json, .unprocessableEntity, "urn:vetted:problem:structure", ["structure /id $.id typeMismatch"]),
             (AdapterFixtures.duplicateKey, json, .badRequest, "urn:vetted:problem:syntax", ["syntax /id $.id duplicateKey"]),
             (AdapterFixtures.valid, ["Content-Type": "application/octet-stream"], .unsupportedMediaType, "urn:vetted:problem:unsupported-media-type",
              ["input  $ unsupportedMediaType"]),
@@ -102,6 +102,28 @@ extension VaporTests {
                     let details = try problem(response)
                     #expect(details.status == Int(status.code) && details.type == type)
                     #expect(entries(details) == expected, "\(type)")
+                }
+            }
+        }
+    }
+
+    /// Media types the article's table says are 415: `text/plain` (before: 400 `typeMismatch`, Vapor's
+    /// plain-text decoder read the body), forms, and a body with no `Content-Type`, whose message
+    /// reads as a sentence (before: "this route reads a media type this route reads").
+    @Test func mediaTypesVettedDoesNotReadAre415() async throws {
+        let cases: [(HTTPHeaders, String)] = [
+            (["Content-Type": "text/plain"], #"the body is text/plain; this route reads application/json or application/x-plist"#),
+            (["Content-Type": "application/x-www-form-urlencoded"],
+             #"the body is application/x-www-form-urlencoded; this route reads application/json or application/x-plist"#),
+            ([:], "the body declares no media type (no Content-Type header)"),
+        ]
+        try await withApp(configure: VaporFixture.configure) { app in
+            for (headers, detail) in cases {
+                try await app.testing().test(.POST, "listings", headers: headers, body: ByteBuffer(string: AdapterFixtures.valid)) { response in
+                    #expect(response.status == .unsupportedMediaType, "\(headers)")
+                    let details = try problem(response)
+                    #expect(entries(details) == ["input  $ unsupportedMediaType"])
+                    #expect(details.errors.first?.detail == detail)
                 }
             }
         }

@@ -303,9 +303,12 @@ public struct VettedProblem: Error, Sendable, CustomStringConvertible {
     /// A body of a media type the route does not read (415), without reading it.
     /// `expected` may be empty when the framework does not say which types it reads.
     public static func unsupportedMediaType(_ given: String?, expected: [String]) -> VettedProblem {
-        let what = given.map { "the body is \(Excerpt.escape($0))" } ?? "the body declares no media type (no Content-Type)"
-        let reads = expected.isEmpty ? "which this route does not read" : "this route reads \(expected.joined(separator: " or "))"
-        let error = VettedError(code: .unsupportedMediaType, message: "\(what); \(reads)")
+        let what = given.map { "the body is \(Excerpt.escape($0))" } ?? "the body declares no media type (no Content-Type header)"
+        let message =
+            expected.isEmpty
+            ? (given == nil ? what : what + ", which this route does not read")
+            : what + "; this route reads " + expected.joined(separator: " or ")
+        let error = VettedError(code: .unsupportedMediaType, message: message)
         return VettedProblem(
             details: ProblemDetails(.mediaType, errors: [ProblemDetails.Entry(error, stage: .input)]), underlying: error)
     }

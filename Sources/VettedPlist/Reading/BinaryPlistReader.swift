@@ -407,8 +407,7 @@ struct BinaryPlistReader {
                 }
                 values.append(.dictionary(PlistDictionary(entries)))
             } else {
-                let elements = Array(values[top.valueBase...])
-                values.removeSubrange(top.valueBase...)
+                let elements = values.takeSuffix(from: top.valueBase)
                 values.append(.array(elements))
             }
         }

@@ -308,8 +308,7 @@ struct XMLPlistReader {
         if sought != nil, containers.count <= soughtDepth { soughtDone = true }
         switch top.container {
         case .array(let valueBase):
-            let elements = Array(values[valueBase...])
-            values.removeSubrange(valueBase...)
+            let elements = values.takeSuffix(from: valueBase)
             values.append(.array(elements))
         case .dictionary(let valueBase, let keyBase, _):
             var entries = zip(keys[keyBase...], values[valueBase...]).map { PlistDictionary.Entry(key: $0, value: $1) }

@@ -252,3 +252,19 @@ extension PlistValue {
         return nil
     }
 }
+
+extension Array {
+    /// Removes the elements from `base` on and returns them in an array of exactly their count.
+    ///
+    /// Not `Array(self[base...])`: when `base` is 0 that array shares this one's whole buffer, and
+    /// the removal that follows then reallocates this one at full capacity, so each closed
+    /// container of a deep document would keep a buffer as large as the value stack (an 8 GB
+    /// address space was exhausted by a 7 MB XML plist). Memory reserved stays proportional to the input.
+    mutating func takeSuffix(from base: Int) -> [Element] {
+        var taken: [Element] = []
+        taken.reserveCapacity(count - base)
+        taken.append(contentsOf: self[base...])
+        removeSubrange(base...)
+        return taken
+    }
+}

@@ -77,7 +77,10 @@ public struct VettedFailure: Error, Sendable, CustomStringConvertible {
         case .keyNotFound(let key, let context):
             (
                 .keyNotFound,
-                DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: context.debugDescription)
+                // The located error kept: without it, a missing key was reported with Foundation's
+                // description (`No value associated with key CodingKeys(…)`), not Vetted's message.
+                DecodingError.Context(
+                    codingPath: context.codingPath + [key], debugDescription: context.debugDescription, underlyingError: context.underlyingError)
             )
         case .dataCorrupted(let context): (.invalidValue, context)
         @unknown default: (VettedError.Code("decodingFailed"), nil)
