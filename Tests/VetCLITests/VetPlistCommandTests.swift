@@ -158,3 +158,44 @@ import VettedTestSupport
         }
     }
 }
+
+/// Memory reserved stays proportional to the input: a deep property list whose innermost
+/// container is wide, read under an address-space limit (an outside attack found VmPeak
+/// 12.4 GB at 80 MB resident: each closed level kept a buffer as large as the value stack).
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh"), "needs /bin/sh for ulimit"))
+struct VetPlistAddressSpaceTests {
+    /// 500 levels, a million values in the innermost array: 7 MB of XML.
+    static let deepAndWide: [UInt8] = {
+        let depth = 500
+        var text = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#
+        text += String(repeating: "<array>", count: depth) + String(repeating: "<true/>", count: 1_000_000)
+        text += String(repeating: "</array>", count: depth) + "</plist>"
+        return Array(text.utf8)
+    }()
+
+    /// `vet plist` on `file` in a shell whose address space is capped at 3 GB.
+    static func runCapped(_ file: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"ulimit -v 3000000 && exec "$0" plist --quiet --max-values 2000000 --max-depth 1000 "$1""#, Vet.executable.path, file,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func aDeepWideXMLPlistReadsWithinThreeGigabytesOfAddressSpace() throws {
+        let file = try Vet.temporaryFile(Self.deepAndWide)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try Self.runCapped(file) == 0)  // before: killed (status 134) when an allocation failed
+    }
+
+    @Test func aDeepWideBinaryPlistReadsWithinThreeGigabytesOfAddressSpace() throws {
+        var value = PlistValue.array(Array(repeating: .bool(true), count: 1_000_000))
+        for _ in 0..<499 { value = .array([value]) }
+        let file = try Vet.temporaryFile(PlistWriter.binary(value))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try Self.runCapped(file) == 0)
+    }
+}
