@@ -46,7 +46,7 @@ let package = Package(
         // For VettedMacros only. The plugin builds, and the macro and doc-sample tests pass,
         // against 600.0.1, 602.0.0 and 603.0.1 (each tried once); a range this wide lets
         // Vetted resolve beside other macro packages.
-        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
         // For the adapters only (VettedHummingbird, VettedVapor), each used only under its trait.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),

@@ -46,6 +46,11 @@ func signedRouter(clients: TrustedKeys, serverKey: SigningKey) -> Router<AppCont
 }
 // end sample
 
+/// Where the repository's files are, from this source file.
+enum DocPaths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
 @Suite struct HummingbirdArticleSamples {
     func articleRouter() -> Router<AppContext> {
         // sample: HummingbirdRequestBodies.md#1
@@ -73,6 +78,14 @@ func signedRouter(clients: TrustedKeys, serverKey: SigningKey) -> Router<AppCont
                 #expect(response.status == .unprocessableContent)
                 let problem = try VettedJSONDecoder().decode(ProblemDetails.self, from: Array(response.body.readableBytesView))
                 #expect(problem.errors.map { "\($0.pointer) \($0.code)" } == ["/name empty", "/price patternMismatch"])
+                // The article shows this very problem, each detail with its line and column.
+                let article = try String(
+                    contentsOf: DocPaths.root.appendingPathComponent("Sources/VettedHummingbird/VettedHummingbird.docc/HummingbirdRequestBodies.md"),
+                    encoding: .utf8)
+                let block = try #require(article.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+                let shown = try JSONParser().parse(Array(block.utf8))
+                let sent = try JSONParser().parse(Array(response.body.readableBytesView))
+                #expect(shown == sent, "\(String(decoding: response.body.readableBytesView, as: UTF8.self))")
             }
         }
     }

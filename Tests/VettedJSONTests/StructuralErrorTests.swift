@@ -58,6 +58,24 @@ import VettedRules
         #expect(!located.message.contains("\u{1B}"))
         #expect(!located.message.contains("\n"))
         #expect(located.message.utf8.count < 200)
+        // In the document's terms, and none of the input (before: "invalid value: Cannot initialize
+        // Terrain from invalid String value \u{1B}[2Jxxx…", 69 bytes of the input).
+        #expect(located.message == "not one of the allowed values")
+        #expect(!located.message.contains("xxx") && !located.message.contains("Terrain"))
+    }
+
+    /// A description of the type's own (a custom `init(from:)`) is shown up to an excerpt's 40 bytes.
+    @Test func aCustomDescriptionIsCappedAtAnExcerpt() throws {
+        struct Odd: Decodable {
+            init(from decoder: any Decoder) throws {
+                let text = try decoder.singleValueContainer().decode(String.self)
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not odd: " + text))
+            }
+        }
+        struct Holder: Decodable { var odd: Odd }
+        let long = String(repeating: "y", count: 300)
+        let located = try #require(try failure(Holder.self, #"{"odd": "\#(long)"}"#).vettedError)
+        #expect(located.message == #""odd": invalid value: not odd: "# + String(repeating: "y", count: 28) + "…")
     }
 
     @Test func aMissingKeyIsLocatedAtItsObject() throws {

@@ -240,6 +240,15 @@ struct VaporLiveBodyTests {
         }
     }
 
+    /// A chunked body followed by a 1 MB trailer (over NIO's header limit) is a 4xx problem
+    /// (before: `500 {"reason":"Something went wrong."}`).
+    @Test func aChunkedBodyWithAHugeTrailerIsAClientError() async throws {
+        try await withServer { port in
+            let answer = try await RawClient.post(port: port, path: "/listings", ["trailer", "1000000"])
+            #expect((400..<500).contains(answer.status), "\(answer)")
+        }
+    }
+
     @Test func aTrickledBodyIsCutAtTheDeadline() async throws {
         try await withServer { port in
             let answer = try await RawClient.post(port: port, path: "/listings", ["trickle", "50", "0.2"])

@@ -5,6 +5,7 @@ request's body slowly, or only part of it, and prints the server's answer.
     raw_http.py PORT PATH CONTENT_TYPE trickle COUNT DELAY   # COUNT one-byte chunks, DELAY s apart
     raw_http.py PORT PATH CONTENT_TYPE over BYTES            # BYTES in one chunk, and the body never ends
     raw_http.py PORT PATH CONTENT_TYPE declared LENGTH [N]   # Content-Length LENGTH, and only N bytes sent (0)
+    raw_http.py PORT PATH CONTENT_TYPE trailer BYTES         # a small chunked body, then a trailer of BYTES
 
 It stops sending as soon as the server answers, and prints the status code on
 the first line, then the response body. Exit 2 when no answer came in 20 s.
@@ -24,7 +25,13 @@ def main(argv):
         sock.sendall((head + f"Content-Length: {argv[4]}\r\n\r\n").encode() + b" " * sent)
     else:
         sock.sendall((head + "Transfer-Encoding: chunked\r\n\r\n").encode())
-        if mode == "over":
+        if mode == "trailer":
+            sock.sendall(b"2\r\n{}\r\n0\r\n")
+            try:
+                sock.sendall(b"X-Pad: " + b"a" * int(argv[4]) + b"\r\n\r\n")
+            except OSError:
+                pass  # the server answered and closed first
+        elif mode == "over":
             size = int(argv[4])
             sock.sendall(f"{size:x}\r\n".encode() + b" " * size + b"\r\n")
         else:

@@ -51,9 +51,17 @@ extension DecodingError {
             let name = Excerpt.escape(key.stringValue)
             return .keyNotFound(key, context(c, error(.keyNotFound, c.codingPath + [key], at: c.codingPath, "the required field \"\(name)\" is missing")))
         case .dataCorrupted(let c):
-            // The description is the type's own and may quote the input: escaped and capped.
-            let detail = Excerpt.escape(c.debugDescription, maximumBytes: 120, quotes: false)
-            return .dataCorrupted(context(c, error(.invalidValue, c.codingPath, at: c.codingPath, "invalid value: \(detail)")))
+            // The description is the type's own and may quote the input: escaped and capped at an
+            // excerpt's size, so at most that much of the input is shown (before: 120 bytes, of
+            // which 69 could be input). A raw-value enum's own text names a Swift type and quotes
+            // the value: said in the document's terms instead.
+            let message: String
+            if c.debugDescription.hasPrefix("Cannot initialize ") {
+                message = "\(Self.field(c.codingPath))not one of the allowed values"
+            } else {
+                message = "\(Self.field(c.codingPath))invalid value: \(Excerpt.escape(c.debugDescription, quotes: false))"
+            }
+            return .dataCorrupted(context(c, error(.invalidValue, c.codingPath, at: c.codingPath, message)))
         @unknown default:
             return self
         }

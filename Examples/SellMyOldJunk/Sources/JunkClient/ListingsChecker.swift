@@ -49,7 +49,7 @@ public struct ListingsChecker: Sendable {
             do {
                 return CheckedListings(listings: try Self.decoder.decode([Listing].self, from: bytes), skipped: [], report: report)
             } catch {
-                throw ListingsRejected(Problem.all(in: error, direct: .format))
+                throw ListingsRejected(Problem.all(in: error, direct: .syntax))
             }
         case .skipInvalidTags:
             return try lenient(bytes, report: report)
@@ -61,7 +61,7 @@ public struct ListingsChecker: Sendable {
         do {
             document = try JSONParser(limits: ListingsAPI.parserLimits).parse(bytes)
         } catch {
-            throw ListingsRejected(Problem.all(in: error, direct: .format))
+            throw ListingsRejected(Problem.all(in: error, direct: .syntax))
         }
         guard case .array(let elements) = document else {
             throw ListingsRejected([Problem(path: "$", code: "typeMismatch", message: "expected an array of listings")])

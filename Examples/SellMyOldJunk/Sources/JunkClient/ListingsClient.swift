@@ -51,7 +51,7 @@ public struct ListingsClient: Sendable {
         do {
             return try ListingsAPI.makeDecoder().decode([ListingEvent].self, from: verified.bytes)
         } catch {
-            throw ListingsRejected(Problem.all(in: error, direct: .format))
+            throw ListingsRejected(Problem.all(in: error, direct: .syntax))
         }
     }
 
@@ -132,7 +132,7 @@ public struct ListingsClient: Sendable {
             decoder.limits = Limits(maxInputBytes: 256 * 1024, maxDepth: 4)
             return (status, try decoder.decode(ProblemDetails.self, from: verified.bytes).errors.map(Problem.init))
         } catch {
-            throw ListingsRejected(Problem.all(in: error, direct: .format))
+            throw ListingsRejected(Problem.all(in: error, direct: .syntax))
         }
     }
 }

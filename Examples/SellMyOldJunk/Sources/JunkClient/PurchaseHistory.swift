@@ -19,7 +19,7 @@ import Darwin
 /// Loading checks every stage and quarantines what fails: size and checksum
 /// (raw: corruption, truncation), the archive with only `Purchase` at the
 /// root and only `Listing` under it (structured: a swapped class), the
-/// purchase date not before the launch nor in the future (primitive). A bad
+/// purchase date not before the launch nor in the future (rules). A bad
 /// file is moved to `quarantine/` beside the folder; the rest still load.
 /// The checksum finds corruption, not an attacker (who can recompute it): the
 /// secure unarchiver is what stands against a crafted file. Its cost is bounded
@@ -207,17 +207,17 @@ public struct PurchaseHistory: Sendable {
             }
             purchase = decoded
         } catch is Purchase.DateBeforeLaunch {
-            return fail(.primitive, "dateBeforeLaunch", "the purchase date is before the app's launch")
+            return fail(.rules, "dateBeforeLaunch", "the purchase date is before the app's launch")
         } catch let error as VettedError {
-            // The archive's own checks are the structured stage; a listing's rules the primitive
-            // stage; the property list under them the format stage.
-            let stage: Problem.Stage = archiveCodes.contains(error.code) ? .structured : error.code.isRuleViolation ? .primitive : .format
+            // The archive's own checks are the structured stage; a listing's rules the rules
+            // stage; the property list under them the syntax stage.
+            let stage: Problem.Stage = archiveCodes.contains(error.code) ? .structured : error.code.isRuleViolation ? .rules : .syntax
             return .failure(ListingsRejected(Problem.all(in: error, direct: stage)))
         } catch {
             return .failure(ListingsRejected(Problem.all(in: error, direct: .structured)))
         }
         guard purchase.date <= now.addingTimeInterval(allowedClockSkew) else {
-            return fail(.primitive, "dateInFuture", "the purchase date is in the future")
+            return fail(.rules, "dateInFuture", "the purchase date is in the future")
         }
         return .success(purchase)
     }

@@ -85,7 +85,7 @@ public enum Demo {
         if let report = checked.report {
             print("   raw: \(report.byteCount) bytes ≤ cap · SHA-256 matches Content-Digest · signed by \(report.signedBy.map(\.rawValue) ?? "-") (RFC 9421)")
         }
-        print("   format, primitive, structured: \(checked.listings.count) listings decoded with the talk's rules")
+        print("   syntax, structure, rules: \(checked.listings.count) listings decoded with the talk's rules")
         print(t.table(checked.listings).split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))
 
         print("\n" + t.bold("2. junk buy 1") + t.dim("  — KeyedArchiver (secure coding), atomic write, checksum"))
@@ -100,7 +100,10 @@ public enum Demo {
         }
 
         print("\n" + t.bold("4. The tamper tour") + t.dim("  — each attack, and the stage that caught it"))
-        let tour = TamperTour(server: server, client: client, history: history)
+        // The history attacks write files (a genuine purchase each, and the forged file beside it)
+        // into a history folder of their own: the one above keeps only what was bought.
+        let tourHistory = PurchaseHistory(folder: root.appendingPathComponent("client/tour-history"))
+        let tour = TamperTour(server: server, client: client, history: tourHistory)
         var outcomes: [TamperOutcome] = []
         for (number, step) in TamperStep.tour.enumerated() {
             let outcome = try await tour.run(step)
@@ -115,7 +118,10 @@ public enum Demo {
             }
         }
         let loaded = try history.load()
-        print("\n   history after the tour: \(loaded.entries.count) purchases load; quarantined so far: \(quarantinedCount(history))")
+        let count = loaded.entries.count
+        print(
+            "\n   history after the tour: \(count) \(count == 1 ? "purchase loads" : "purchases load"), as bought"
+                + " (the tour's attacks ran on a history folder of their own; \(quarantinedCount(tourHistory)) forged files quarantined there)")
         let failures = outcomes.filter { !$0.caughtAsExpected }
         print(failures.isEmpty ? t.green("\nEvery attack was caught at the stage meant to catch it.") : t.red("\n\(failures.count) attacks were not caught as expected."))
         return outcomes

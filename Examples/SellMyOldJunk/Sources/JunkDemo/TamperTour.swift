@@ -89,37 +89,37 @@ extension TamperStep {
             .bodyBeforeSigning { $0 + [UInt8](repeating: 0x20, count: 5_000_000) }, caughtAt: .raw, "$", "inputSizeLimitExceeded"),
         TamperStep(
             "tag is a number", "tags: [\"music\", 5]", .firstListing { $0["tags"] = ["music", 5] },
-            caughtAt: .primitive, "$[0].tags[1]", "typeMismatch"),
+            caughtAt: .structure, "$[0].tags[1]", "typeMismatch"),
         TamperStep(
             "null tag", "tags: [\"music\", null]", .firstListing { $0["tags"] = ["music", JSONValue.null] },
-            caughtAt: .primitive, "$[0].tags[1]", "valueNotFound"),
+            caughtAt: .structure, "$[0].tags[1]", "valueNotFound"),
         TamperStep(
-            "negative id", "id: -1", .firstListing { $0["id"] = -1 }, caughtAt: .primitive, "$[0].id", "outOfRange"),
+            "negative id", "id: -1", .firstListing { $0["id"] = -1 }, caughtAt: .rules, "$[0].id", "outOfRange"),
         TamperStep(
             "id of 2^40", "id: 1099511627776", .firstListing { $0["id"] = 1_099_511_627_776 },
-            caughtAt: .primitive, "$[0].id", "outOfRange"),
+            caughtAt: .rules, "$[0].id", "outOfRange"),
         TamperStep(
             "empty description", "description: \"\"", .firstListing { $0["description"] = "" },
-            caughtAt: .primitive, "$[0].description", "empty"),
+            caughtAt: .rules, "$[0].description", "empty"),
         TamperStep(
             "1 MB description", "description: 1,000,000 characters",
             .firstListing { $0["description"] = .string(String(repeating: "x", count: 1_000_000)) },
-            caughtAt: .primitive, "$[0].description", "tooLong"),
+            caughtAt: .rules, "$[0].description", "tooLong"),
         TamperStep(
             "not a URL", "url: \"not a url\"", .firstListing { $0["url"] = "not a url" },
-            caughtAt: .primitive, "$[0].url", "invalidURL"),
+            caughtAt: .rules, "$[0].url", "invalidURL"),
         TamperStep(
             "phishing URL", "url: \"https://example.com@evil.test/1\" (userinfo trick)",
-            .firstListing { $0["url"] = "https://example.com@evil.test/1" }, caughtAt: .primitive, "$[0].url", "userInfoNotAllowed"),
+            .firstListing { $0["url"] = "https://example.com@evil.test/1" }, caughtAt: .rules, "$[0].url", "userInfoNotAllowed"),
         TamperStep(
             "look-alike host", "url: \"https://ex\u{430}mple.com/1\" (a Cyrillic а)",
-            .firstListing { $0["url"] = "https://ex\u{430}mple.com/1" }, caughtAt: .primitive, "$[0].url", "confusableHost"),
+            .firstListing { $0["url"] = "https://ex\u{430}mple.com/1" }, caughtAt: .rules, "$[0].url", "confusableHost"),
         TamperStep(
             "escape sequences in a name", "name: \"Lamp\\u{1B}[2J\\u{1B}]0;pwned\\u{07}\" (clear the screen, retitle the terminal)",
-            .firstListing { $0["name"] = "Lamp\u{1B}[2J\u{1B}]0;pwned\u{07}" }, caughtAt: .primitive, "$[0].name", "controlCharacter"),
+            .firstListing { $0["name"] = "Lamp\u{1B}[2J\u{1B}]0;pwned\u{07}" }, caughtAt: .rules, "$[0].name", "controlCharacter"),
         TamperStep(
             "updated before created", "last_updated a day before created",
-            .firstListing { $0["last_updated"] = "2018-04-30T10:39:04Z" }, caughtAt: .primitive, "$[0].last_updated", "relationViolated"),
+            .firstListing { $0["last_updated"] = "2018-04-30T10:39:04Z" }, caughtAt: .rules, "$[0].last_updated", "relationViolated"),
         TamperStep(
             "swapped class", "a history file whose root class is UnexpectedClass (checksum recomputed)",
             .historyFile { folder, genuine in
@@ -134,7 +134,7 @@ extension TamperStep {
                 let archive = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
                 let url = folder.appendingPathComponent("9999999999999-1-nan.\(PurchaseHistory.fileExtension)")
                 try Data(PurchaseHistory.fileBytes(archive: Array(archive))).write(to: url)
-            }, caughtAt: .primitive, #"$.root.date["NS.time"]"#, "nonFiniteDate"),
+            }, caughtAt: .rules, #"$.root.date["NS.time"]"#, "nonFiniteDate"),
         TamperStep(
             "truncated history file", "a copy of a genuine history file cut in half",
             .historyFile { folder, genuine in

@@ -7,14 +7,17 @@ import VettedJSON
 /// caught it, where, and a stable code. The message is for a person and
 /// never carries the payload (at most the decoder's short, escaped excerpt).
 public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
-    /// The stages of "Data You Can Trust".
+    /// The stages of "Data You Can Trust", named as Vetted names them where it has a name
+    /// (`VettedFailure.stage`, a problem's `stage`): `syntax`, `structure`, `rules`.
     public enum Stage: String, Codable, Sendable, Hashable, CaseIterable {
-        /// Length, checksum, signature: before a byte is parsed.
+        /// Length, checksum, signature: before a byte is parsed (Vetted's `input`).
         case raw
-        /// The deserializer: bytes → inert values.
-        case format
-        /// Type, nullability, range, length, domain, relations.
-        case primitive
+        /// The deserializer: bytes → inert values, or a located syntax error.
+        case syntax
+        /// The model's shape: types, nullability, required keys, tags.
+        case structure
+        /// The values' rules: range, length, domain, relations.
+        case rules
         /// Model types from archives: which class, which conformance.
         case structured
         /// Not the data: the request around it (a query parameter, the content type).
@@ -29,7 +32,7 @@ public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
     public var code: String
     public var message: String
 
-    public init(stage: Stage = .primitive, path: String, code: String, message: String) {
+    public init(stage: Stage = .structure, path: String, code: String, message: String) {
         self.stage = stage
         self.path = path
         self.code = code
@@ -59,19 +62,19 @@ public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
         case let error as VettedError:
             return [located(error, stage: direct)]
         case let errors as ValidationErrors:
-            var problems = errors.errors.map { located($0, stage: .primitive) }
+            var problems = errors.errors.map { located($0, stage: .rules) }
             if errors.omitted > 0 {
-                problems.append(Problem(path: path([]), code: "moreErrors", message: "\(errors.omitted) more errors not listed"))
+                problems.append(Problem(stage: .rules, path: path([]), code: "moreErrors", message: "\(errors.omitted) more errors not listed"))
             }
             return problems
         case let error as DecodingError:
             switch error {
             case .dataCorrupted(let context):
-                // A parse error (the format stage); a number that does not fit its field is the value's.
+                // A parse error (the syntax stage); a number that does not fit its field, the structure's.
                 if let parse = context.underlyingError as? VettedError, !parse.code.isStructural || parse.code == .numberOutOfRange
                     || parse.code == .numberNotInteger
                 {
-                    return [located(parse, stage: parse.code.isStructural ? .primitive : .format)]
+                    return [located(parse, stage: parse.code.isStructural ? .structure : .syntax)]
                 }
                 // Not the context's description: the standard library quotes the rejected value there.
                 return [Problem(path: path(context.codingPath), code: "invalidValue", message: "not a valid value for this field")]
@@ -101,15 +104,14 @@ public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Problem {
-    /// One entry of the server's RFC 9457 problem details, in the talk's stages:
-    /// Vetted's `input` is the raw stage, `syntax` the format's, `structure` and `rules` the primitive values'.
+    /// One entry of the server's RFC 9457 problem details: Vetted's `input` is the raw stage,
+    /// and a rule declared wrong (`declaration`) is reported with the rules.
     public init(_ entry: ProblemDetails.Entry) {
         let stage: Stage =
             switch entry.stage {
             case "input": .raw
-            case "syntax": .format
-            case "structure", "rules", "declaration": .primitive
-            default: Stage(rawValue: entry.stage) ?? .primitive
+            case "declaration": .rules
+            default: Stage(rawValue: entry.stage) ?? .structure
             }
         self.init(stage: stage, path: entry.path, code: entry.code, message: entry.detail)
     }

@@ -57,7 +57,7 @@ import Vetted
     @Test func anUnknownEventTypeIsAnUnknownTagAtItsPath() throws {
         let body = Array(#"[{"type": "listing.teleported", "id": 1, "at": "2020-01-01T00:00:00Z"}]"#.utf8)
         let error = #expect(throws: DecodingError.self) { try ListingsAPI.makeDecoder().decode([ListingEvent].self, from: body) }
-        let problems = error.map { Problem.all(in: $0, direct: .format) } ?? []
+        let problems = error.map { Problem.all(in: $0, direct: .syntax) } ?? []
         #expect(problems.map { "\($0.path) \($0.code)" } == ["$[0].type unknownTag"])
     }
 
@@ -203,7 +203,7 @@ import Vetted
         #expect(valid.stdout == "valid: 6 listings\n")
         let invalid = try await run(executable("junk"), ["validate", badFile.path])
         #expect(invalid.status == 1)
-        #expect(invalid.stderr.contains("primitive stage · $[2].url · hostNotAllowed"))
+        #expect(invalid.stderr.contains("rules stage · $[2].url · hostNotAllowed"))
         let missing = try await run(executable("junk"), ["validate", folder.appendingPathComponent("none.json").path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("raw stage · $ · unreadableInput"))

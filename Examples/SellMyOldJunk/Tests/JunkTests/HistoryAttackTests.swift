@@ -48,7 +48,7 @@ import Glibc
         let bad = try #require(loaded.quarantined.first)
         #expect(bad.file == name)
         let problem = try #require(bad.problems.first)
-        #expect(problem.stage == .format)
+        #expect(problem.stage == .syntax)
         #expect(problem.code == "amplificationLimitExceeded")
         #expect(problem.path.hasPrefix(#"$["$objects"]["#) && problem.path.contains("].smuggled["), "\(problem.path)")
         #expect(bad.movedTo?.lastPathComponent == name)

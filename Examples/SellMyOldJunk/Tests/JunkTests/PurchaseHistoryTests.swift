@@ -56,12 +56,12 @@ import Vetted
         #expect(try history.load().entries.count == 1)
     }
 
-    /// An archived listing that breaks `Listing`'s rules is a primitive-stage problem at its path.
+    /// An archived listing that breaks `Listing`'s rules is a rules-stage problem at its path.
     @Test func anArchivedListingOutOfRangeIsQuarantined() throws {
         let purchase = Purchase(listing: ArchiveListing(id: 0, name: "Lamp", tags: ["music"]), date: Date(timeIntervalSince1970: 1_700_000_000), receipt: Data([1]))
         let name = try write(archive: try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true))
         let problem = try onlyProblem(of: name)
-        #expect(problem.stage == .primitive)
+        #expect(problem.stage == .rules)
         #expect(problem.code == "outOfRange")
         #expect(problem.path == "$.root.listing.id")
     }
@@ -118,12 +118,12 @@ import Vetted
 
     @Test func aDateBeforeTheLaunchIsRejected() throws {
         let name = try write(archive: try KeyedArchiver.archivedData(withRootObject: Self.purchase(date: Date(timeIntervalSince1970: 1_000_000_000))))
-        #expect(try onlyProblem(of: name) == Problem(stage: .primitive, path: "$", code: "dateBeforeLaunch", message: "the purchase date is before the app's launch"))
+        #expect(try onlyProblem(of: name) == Problem(stage: .rules, path: "$", code: "dateBeforeLaunch", message: "the purchase date is before the app's launch"))
     }
 
     @Test func aDateInTheFutureIsRejected() throws {
         let name = try write(archive: try KeyedArchiver.archivedData(withRootObject: Self.purchase(date: Date().addingTimeInterval(86_400))))
-        #expect(try onlyProblem(of: name) == Problem(stage: .primitive, path: "$", code: "dateInFuture", message: "the purchase date is in the future"))
+        #expect(try onlyProblem(of: name) == Problem(stage: .rules, path: "$", code: "dateInFuture", message: "the purchase date is in the future"))
     }
 
     @Test func aListingWhereAPurchaseShouldBeIsAClassNotAllowed() throws {
@@ -137,7 +137,7 @@ import Vetted
     @Test func bytesThatAreNotAnArchiveAreReportedNotCrashedOn() throws {
         let name = try write(archive: Data("definitely not a property list".utf8))
         let problem = try onlyProblem(of: name)
-        #expect(problem.stage == .format)
+        #expect(problem.stage == .syntax)
         #expect(problem.code == "unknownPlistFormat")
     }
 

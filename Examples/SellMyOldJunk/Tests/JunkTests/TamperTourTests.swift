@@ -49,6 +49,10 @@ import Testing
         #expect(text.contains("signed by ") && text.contains("(RFC 9421)"))
         #expect(text.contains("bought \"Guitar\""))
         #expect(text.contains("Every attack was caught at the stage meant to catch it."))
+        // One purchase, one purchase reported (before: "4 purchases load": each history attack saved one).
+        #expect(text.contains("history after the tour: 1 purchase loads, as bought"), "\(text)")
+        // Stage names are the library's: a number where a tag belongs is the structure stage.
+        #expect(text.contains("at the structure stage") && !text.contains("primitive stage"))
         #expect(!text.contains("\u{1B}["))  // no colour when asked for none
     }
 }
