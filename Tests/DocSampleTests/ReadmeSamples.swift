@@ -124,9 +124,10 @@ final class Purchase: SecureCoding {
 
     /// Rules on their own: the confusable URL and the name at its path.
     @Test func rules() throws {
-        let value = "Lamp\u{1B}[2J"
         let error = #expect(throws: VettedError.self) {
             // sample: PrimitiveRules.md#1
+            let launch = Date(timeIntervalSince1970: 1_525_132_800)          // 2018-05-01, the talk's app's launch
+            let value = "Lamp\u{1B}[2J"                                       // a name with a terminal escape
             let id: Rule<Int> = .range(1...Int(Int32.max))
             let name: Rule<String> = .length(1...200) && .displaySafe()     // characters; .utf8Length for bytes
             let price: Rule<String> = .pattern(try LinearPattern("[0-9]+(\\.[0-9]{1,2})?"))

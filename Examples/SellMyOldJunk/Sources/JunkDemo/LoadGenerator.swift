@@ -117,8 +117,10 @@ public enum LoadGenerator {
         var expectedStatus: UInt {
             switch self {
             case .oversizeDeclared, .oversizeStreamed: 413
-            // `invalid` breaks rules, but its `"sold":"no"` is of the wrong type: a structure error, 400.
-            case .malformed, .invalid: 400
+            case .malformed: 400
+            // `invalid` breaks rules, but its `"sold":"no"` is of the wrong type: a structure error,
+            // well-formed JSON that does not fit the model, 422 (as FastAPI answers it).
+            case .invalid: 422
             }
         }
     }

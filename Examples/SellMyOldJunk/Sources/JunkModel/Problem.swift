@@ -70,10 +70,9 @@ public struct Problem: Codable, Sendable, Hashable, CustomStringConvertible {
         case let error as DecodingError:
             switch error {
             case .dataCorrupted(let context):
-                // A parse error (the syntax stage); a number that does not fit its field, the structure's.
-                if let parse = context.underlyingError as? VettedError, !parse.code.isStructural || parse.code == .numberOutOfRange
-                    || parse.code == .numberNotInteger
-                {
+                // Located by Vetted: a parse error (the syntax stage), or one of the model's shape (a
+                // number that does not fit its field, an unknown tag). Its message is escaped and capped.
+                if let parse = context.underlyingError as? VettedError {
                     return [located(parse, stage: parse.code.isStructural ? .structure : .syntax)]
                 }
                 // Not the context's description: the standard library quotes the rejected value there.
