@@ -53,6 +53,8 @@ let package = Package(
         // Both frameworks' own; the Hummingbird adapter times request bodies on NIO's event loops.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // NIO's HTTP parts in swift-http-types' terms, as Hummingbird's channel passes them (VettedConnectionCloser).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
@@ -103,6 +105,7 @@ let package = Package(
                 "Vetted", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Hummingbird"])),
             ],
             swiftSettings: strictSettings),

@@ -18,11 +18,16 @@ extension VettedProblem: HTTPResponseError {
 
 extension Response {
     /// `details` as an `application/problem+json` response with its status.
+    ///
+    /// A 413 or 408 (a body refused before it was read whole) says `Connection: close`:
+    /// the rest of that body is not worth reading, and ``VettedConnectionCloser`` ends the
+    /// connection once the answer is written.
     public init(problem details: ProblemDetails) {
         let body = details.json
+        var headers: HTTPFields = [.contentType: ProblemDetails.mediaType, .contentLength: String(body.count)]
+        if details.status == 413 || details.status == 408 { headers[.connection] = "close" }
         self.init(
-            status: HTTPResponse.Status(code: details.status),
-            headers: [.contentType: ProblemDetails.mediaType, .contentLength: String(body.count)],
+            status: HTTPResponse.Status(code: details.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

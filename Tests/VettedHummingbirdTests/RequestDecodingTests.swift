@@ -217,6 +217,28 @@ struct HummingbirdLiveBodyTests {
         }
     }
 
+    /// Issue 46 item 10: after its 413, a sender that goes on trickling the refused body
+    /// held the connection (Hummingbird reads the rest of the body to reach the next request,
+    /// and each byte put off the idle timeout): 1,030 such senders shut junk-server out. The
+    /// refusal says `Connection: close`, and with ``VettedConnectionCloser`` in the channel
+    /// the connection ends once the answer is written. Without it, the connection stays open.
+    @Test func aRefusedBodysConnectionIsClosedAfterTheAnswer() async throws {
+        let closing = Application(
+            router: listingsRouter(), server: .http1(configuration: .init(additionalChannelHandlers: [VettedConnectionCloser()])))
+        try await closing.test(.live) { client in
+            let port = try #require(client.port)
+            let answer = try await RawClient.post(port: port, path: "/listings", ["held", "1000000"])
+            #expect(answer.status == 413, "\(answer)")
+            #expect(answer.body.hasSuffix("\nconnection closed\n"), "\(answer)")
+        }
+        try await Application(router: listingsRouter()).test(.live) { client in
+            let port = try #require(client.port)
+            let answer = try await RawClient.post(port: port, path: "/listings", ["held", "1000000"])
+            #expect(answer.status == 413, "\(answer)")
+            #expect(answer.body.hasSuffix("\nconnection open\n"), "\(answer)")
+        }
+    }
+
     /// A byte every 200 ms: cut off at the context's 1 s deadline with 408.
     @Test func aTrickledBodyIsCutAtTheDeadline() async throws {
         try await Application(router: listingsRouter()).test(.live) { client in

@@ -19,6 +19,8 @@ func configure(_ app: Application) {
     ContentConfiguration.global.useVetted(json: VettedJSONDecoder(), propertyList: VettedPropertyListDecoder())
     app.middleware.use(VettedProblemMiddleware())
     app.middleware.use(VettedBodyMiddleware(maxBytes: 64 * 1024, timeout: .seconds(10)))
+    // Off by default: without it, a head whose body never comes holds its connection for good.
+    app.http.server.configuration.idleTimeout = .seconds(15)
     app.post("listings") { request async throws -> HTTPStatus in
         let listing = try request.content.decode(NewListing.self)
         request.logger.info("listing \(listing.id): \(listing.name) at \(listing.price)")

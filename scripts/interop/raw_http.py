@@ -6,9 +6,14 @@ request's body slowly, or only part of it, and prints the server's answer.
     raw_http.py PORT PATH CONTENT_TYPE over BYTES            # BYTES in one chunk, and the body never ends
     raw_http.py PORT PATH CONTENT_TYPE declared LENGTH [N]   # Content-Length LENGTH, and only N bytes sent (0)
     raw_http.py PORT PATH CONTENT_TYPE trailer BYTES         # a small chunked body, then a trailer of BYTES
+    raw_http.py PORT PATH CONTENT_TYPE held LENGTH           # Content-Length LENGTH, one byte; after the
+                                                             # answer, a byte every 0.2 s for up to 10 s
 
 It stops sending as soon as the server answers, and prints the status code on
-the first line, then the response body. Exit 2 when no answer came in 20 s.
+the first line, then the response body. Exit 2 when no answer came: "no answer",
+then whether the server closed the connection or 20 s passed.
+In `held` mode a last line says whether the server then closed the connection
+("connection closed") or still took bytes after 10 s ("connection open").
 """
 import select
 import socket
@@ -20,8 +25,8 @@ def main(argv):
     port, path, content_type, mode = int(argv[0]), argv[1], argv[2], argv[3]
     sock = socket.create_connection(("127.0.0.1", port), timeout=20)
     head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {content_type}\r\n"
-    if mode == "declared":
-        sent = int(argv[5]) if len(argv) > 5 else 0
+    if mode in ("declared", "held"):
+        sent = 1 if mode == "held" else int(argv[5]) if len(argv) > 5 else 0
         sock.sendall((head + f"Content-Length: {argv[4]}\r\n\r\n").encode() + b" " * sent)
     else:
         sock.sendall((head + "Transfer-Encoding: chunked\r\n\r\n").encode())
@@ -43,6 +48,20 @@ def main(argv):
                     sock.sendall(b"1\r\n \r\n")
                 except OSError:
                     break
+    answer, closed = read_answer(sock)
+    if not answer:
+        print("no answer")
+        print("the server closed the connection" if closed else "none in 20 s")
+        sys.exit(2)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    print(head.split(b" ")[1].decode())
+    sys.stdout.write(body.decode("utf-8", "replace"))
+    if mode == "held":
+        print("\nconnection " + ("closed" if closes(sock) else "open"))
+
+
+def read_answer(sock):
+    """The server's answer, and whether it closed the connection."""
     answer = b""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -53,18 +72,29 @@ def main(argv):
         try:
             chunk = sock.recv(65536)
         except OSError:
-            break
+            return answer, True
         if not chunk:
-            break
+            return answer, True
         answer += chunk
         if complete(answer):
             break
-    if not answer:
-        print("no answer")
-        sys.exit(2)
-    head, _, body = answer.partition(b"\r\n\r\n")
-    print(head.split(b" ")[1].decode())
-    sys.stdout.write(body.decode("utf-8", "replace"))
+    return answer, False
+
+
+def closes(sock):
+    """Keeps trickling the body after the answer: True once the server ends the connection."""
+    for _ in range(50):
+        if select.select([sock], [], [], 0.2)[0]:
+            try:
+                if not sock.recv(65536):
+                    return True
+            except OSError:
+                return True
+        try:
+            sock.sendall(b" ")
+        except OSError:
+            return True
+    return False
 
 
 def complete(answer):

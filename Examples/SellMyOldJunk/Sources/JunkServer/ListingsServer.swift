@@ -3,11 +3,13 @@ public import Hummingbird
 public import Logging
 import HummingbirdCore
 import ServiceLifecycle
+import VettedHummingbird
 
 /// Bounds on what connections may hold, enforced by Hummingbird itself: an idle
 /// connection (or one that sends its request head too slowly) is closed after
 /// ``idleTimeout``; past ``maxConnections`` open connections, new ones wait in the
-/// listen backlog until others close.
+/// listen backlog until others close. A refused body's connection is closed with
+/// its answer (`VettedConnectionCloser`), so refused requests cannot hold the limit.
 public struct ConnectionLimits: Sendable {
     public var idleTimeout: Duration
     public var maxConnections: Int
@@ -40,7 +42,12 @@ public enum ListingsServer {
         let idle = limits.idleTimeout.components
         return Application(
             router: service.router(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            // A refused body's connection ends with its answer (413 and 408 say `Connection: close`):
+            // a sender that trickles the refused body cannot hold a connection past the refusal.
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [VettedConnectionCloser()],
+                    idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(
                 address: .hostname("127.0.0.1", port: port), serverName: "junk-server",
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
