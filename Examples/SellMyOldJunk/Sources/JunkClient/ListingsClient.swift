@@ -38,16 +38,23 @@ public struct ListingsClient: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// `GET /listings`, checked at every stage.
-    public func listings(tagged tag: Listing.Tag? = nil, policy: ResponsePolicy = .strict) async throws -> CheckedListings {
-        let verified = try await fetchVerified(path: "/listings" + (tag.map { "?tag=\($0.rawValue)" } ?? ""))
+    /// `GET /listings`, one page, checked at every stage: the listings whose id is over
+    /// `after` (from the first when nil), at most `limit` (the server's ``ListingsAPI/pageSize``
+    /// when nil). The next page is `after:` the last id received; an empty page is the end.
+    public func listings(
+        tagged tag: Listing.Tag? = nil, after: Int? = nil, limit: Int? = nil, policy: ResponsePolicy = .strict
+    ) async throws -> CheckedListings {
+        let query = [tag.map { "tag=\($0.rawValue)" }, after.map { "after=\($0)" }, limit.map { "limit=\($0)" }].compactMap { $0 }
+        let verified = try await fetchVerified(path: "/listings" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
         return try ListingsChecker().check(verified.bytes, policy: policy, report: verified.report)
     }
 
-    /// `GET /events`: the feed, verified like every response, then decoded as the
-    /// ``ListingEvent`` union with each payload's rules (an unknown event type is `unknownTag`).
-    public func events() async throws -> [ListingEvent] {
-        let verified = try await fetchVerified(path: "/events")
+    /// `GET /events`, one page: the feed after its first `after` events, verified like every
+    /// response, then decoded as the ``ListingEvent`` union with each payload's rules (an
+    /// unknown event type is `unknownTag`). The next page is `after:` plus the count received.
+    public func events(after: Int = 0, limit: Int? = nil) async throws -> [ListingEvent] {
+        let query = ["after=\(after)"] + (limit.map { ["limit=\($0)"] } ?? [])
+        let verified = try await fetchVerified(path: "/events?" + query.joined(separator: "&"))
         do {
             return try ListingsAPI.makeDecoder().decode([ListingEvent].self, from: verified.bytes)
         } catch {

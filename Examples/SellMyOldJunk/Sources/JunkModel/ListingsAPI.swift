@@ -23,6 +23,14 @@ public enum ListingsAPI {
     public static let maximumPostBytes = 64 * 1024
     /// The largest `GET /listings` response a client accepts by default.
     public static let maximumResponseBytes = 4 * 1024 * 1024
+    /// `GET /listings` and `GET /events` answer a page at a time: at most `limit` items
+    /// (``pageSize`` when the query gives none, never more than ``maximumPageSize``) and at
+    /// most ``maximumPageBytes`` of JSON, so however the data grows a page stays far inside
+    /// ``maximumResponseBytes``. The next page starts `?after=` the last listing's id (for
+    /// events: the number of events already read); an empty page is the end.
+    public static let pageSize = 100
+    public static let maximumPageSize = 500
+    public static let maximumPageBytes = 1024 * 1024
 
     /// Parser limits for listings, on both sides: shallow documents, bounded size.
     public static let parserLimits = Limits(maxInputBytes: maximumResponseBytes, maxDepth: 8)

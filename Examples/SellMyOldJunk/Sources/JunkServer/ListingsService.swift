@@ -70,19 +70,23 @@ public final class ListingsService: Sendable {
     /// Sets (or clears) the tamper hook for the responses that follow.
     public func setTamperHook(_ hook: TamperHook?) { tamper.withLock { $0 = hook } }
 
-    /// The signed `GET /listings` response for `tag` (all listings when nil).
-    public func signedListings(tagged tag: Listing.Tag?) async throws -> HTTPMessage {
+    /// The signed `GET /listings` response for `tag` (every tag when nil): one page, the
+    /// listings whose id is over `after`, at most `limit` of them and ``ListingsAPI/maximumPageBytes``.
+    public func signedListings(
+        tagged tag: Listing.Tag?, after: Int? = nil, limit: Int = ListingsAPI.pageSize
+    ) async throws -> HTTPMessage {
         let hook = tamper.withLock { $0 }
-        let cacheKey = tag?.rawValue ?? ""
-        let (generation, cached) = cache.withLock { ($0.generation, $0.bodies[cacheKey]) }
+        // Only first pages of the default size are kept: the query cannot fill the cache.
+        let cacheKey = after == nil && limit == ListingsAPI.pageSize ? tag?.rawValue ?? "" : nil
+        let (generation, cached) = cache.withLock { state in (state.generation, cacheKey.flatMap { state.bodies[$0] }) }
         var body: [UInt8]
         if hook == nil, let cached {
             body = cached
         } else {
-            body = try Self.encoder.encode(try await store.listings(tagged: tag)).map { $0 }
+            body = try Self.page(try await store.listings(tagged: tag, after: after, limit: limit))
             // Validate first: the server refuses to sign what its own rules reject.
             _ = try Self.decoder.decode([Listing].self, from: body)
-            if hook == nil {
+            if hook == nil, let cacheKey {
                 let validated = body
                 cache.withLock { if $0.generation == generation { $0.bodies[cacheKey] = validated } }
             }
@@ -150,11 +154,30 @@ public final class ListingsService: Sendable {
         return events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
-    /// The signed `GET /events` response: the feed, checked against its own rules before it is signed.
-    public func signedEvents() async throws -> HTTPMessage {
-        let body = Array(try Self.encoder.encode(try await events()))
+    /// The signed `GET /events` response: one page of the feed, the events after the first
+    /// `after`, at most `limit` of them and ``ListingsAPI/maximumPageBytes``, checked against
+    /// its own rules before it is signed.
+    public func signedEvents(after: Int = 0, limit: Int = ListingsAPI.pageSize) async throws -> HTTPMessage {
+        let body = try Self.page(try await events().dropFirst(after).prefix(limit))
         _ = try Self.decoder.decode([ListingEvent].self, from: body)
         return try sign(status: 200, body)
+    }
+
+    /// A JSON array of `items` in order, each encoded as the whole array would encode it,
+    /// stopping before the first that would take the page past ``ListingsAPI/maximumPageBytes``
+    /// (the first always goes in: one item is at most a POST body, far below the page).
+    static func page<Item: Encodable>(_ items: some Sequence<Item>) throws -> [UInt8] {
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        var first = true
+        for item in items {
+            let encoded = try encoder.encode(item)
+            guard first || body.count + 1 + encoded.count + 1 <= ListingsAPI.maximumPageBytes else { break }
+            if !first { body.append(UInt8(ascii: ",")) }
+            body += encoded
+            first = false
+        }
+        body.append(UInt8(ascii: "]"))
+        return body
     }
 
     /// Routes for `GET /listings`, `POST /listings`, `POST /listings/{id}/price`, `GET /events`,
@@ -169,9 +192,10 @@ public final class ListingsService: Sendable {
         router.get("listings") { request, _ -> Response in
             try await self.getListings(request)
         }
-        router.get("events") { _, _ -> Response in
+        router.get("events") { request, _ -> Response in
+            let (after, limit) = try Self.pageQuery(request)
             do {
-                return self.response(try await self.signedEvents())
+                return self.response(try await self.signedEvents(after: after ?? 0, limit: limit))
             } catch {
                 throw Self.storeUnavailable("the events could not be read")
             }
@@ -197,13 +221,35 @@ public final class ListingsService: Sendable {
             }
             tag = known
         }
+        let (after, limit) = try Self.pageQuery(request)
         do {
-            let message = try await signedListings(tagged: tag)
+            let message = try await signedListings(tagged: tag, after: after, limit: limit)
             if case .trickle? = tamper.withLock({ $0?.point }) { return trickled(message) }
             return response(message)
         } catch {
             throw Self.storeUnavailable("the listings could not be read")
         }
+    }
+
+    /// `?after=` (a non-negative integer) and `?limit=` (1 to ``ListingsAPI/maximumPageSize``,
+    /// ``ListingsAPI/pageSize`` when absent); anything else is a 400 problem naming the parameter.
+    static func pageQuery(_ request: Request) throws -> (after: Int?, limit: Int) {
+        func refused(_ name: String, _ detail: String) -> VettedProblem {
+            problem(400, "bad-page", "Not a page of this list", Entry(pointer: "", path: name, code: "badPage", stage: "request", detail: detail))
+        }
+        var after: Int?
+        if let raw = request.uri.queryParameters.get("after") {
+            guard let value = Int(raw), value >= 0 else { throw refused("after", "not a non-negative integer") }
+            after = value
+        }
+        var limit = ListingsAPI.pageSize
+        if let raw = request.uri.queryParameters.get("limit") {
+            guard let value = Int(raw), (1...ListingsAPI.maximumPageSize).contains(value) else {
+                throw refused("limit", "not an integer from 1 to \(ListingsAPI.maximumPageSize)")
+            }
+            limit = value
+        }
+        return (after, limit)
     }
 
     /// Forgets the validated bodies of `GET /listings`: the listings changed.

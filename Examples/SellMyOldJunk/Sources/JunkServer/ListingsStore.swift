@@ -52,14 +52,21 @@ public final class ListingsStore: Sendable {
         return migrator
     }
 
-    /// Every listing, by id; only those tagged `tag` when one is given.
-    public func listings(tagged tag: Listing.Tag? = nil) async throws -> [Listing] {
+    /// The listings by id, only those tagged `tag` when one is given: those whose id is
+    /// over `after` when it is given, at most `limit` of them when it is given.
+    public func listings(tagged tag: Listing.Tag? = nil, after: Int? = nil, limit: Int? = nil) async throws -> [Listing] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM listing ORDER BY id").compactMap { row -> Listing? in
-                let listing = try Self.listing(from: row)
-                guard let tag else { return listing }
-                return listing.tags.contains(tag) ? listing : nil
+            var listings: [Listing] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM listing WHERE id > ? ORDER BY id", arguments: [after ?? Int.min])
+            while let row = try rows.next() {
+                if let limit, listings.count >= limit { break }
+                // A copy: a cursor's live row reads a text where a number should be as 0
+                // (SQLite's own conversion); a copied row refuses it, as fetchAll's rows do.
+                let listing = try Self.listing(from: row.copy())
+                if let tag, !listing.tags.contains(tag) { continue }
+                listings.append(listing)
             }
+            return listings
         }
     }
 

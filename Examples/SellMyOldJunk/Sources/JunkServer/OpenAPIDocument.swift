@@ -24,12 +24,14 @@ enum OpenAPIDocument {
             "paths": [
                 "/listings": [
                     "get": [
-                        "summary": "The listings, optionally with one tag",
+                        "summary": "One page of the listings by id, optionally with one tag",
                         "parameters": [
                             [
                                 "name": "tag", "in": "query", "required": false,
                                 "schema": VettedSchema.openAPISchema(Listing.Tag.self, decoder: decoder),
-                            ]
+                            ],
+                            pageParameter("after", "The listings whose id is over this one (the last id of the previous page)"),
+                            limitParameter,
                         ],
                         "responses": [
                             "200": json("The listings", VettedSchema.openAPISchema([Listing].self, decoder: decoder)),
@@ -60,10 +62,14 @@ enum OpenAPIDocument {
                 ],
                 "/events": [
                     "get": [
-                        "summary": "The event feed, oldest first",
+                        "summary": "One page of the event feed, oldest first",
+                        "parameters": [
+                            pageParameter("after", "The events after the first this many (the count already read)"),
+                            limitParameter,
+                        ],
                         "responses": [
                             "200": json("The events", VettedSchema.openAPISchema([ListingEvent].self, decoder: decoder)),
-                            "500": reference("ServerError"),
+                            "400": reference("BadRequest"), "500": reference("ServerError"),
                         ],
                     ]
                 ],
@@ -93,6 +99,23 @@ enum OpenAPIDocument {
     }
 
     static func reference(_ name: String) -> JSONValue { ["$ref": .string("#/components/responses/" + name)] }
+
+    /// A page's start: a non-negative integer query parameter.
+    static func pageParameter(_ name: String, _ description: String) -> JSONValue {
+        [
+            "name": .string(name), "in": "query", "required": false, "description": .string(description),
+            "schema": ["type": "integer", "minimum": 0],
+        ]
+    }
+
+    /// A page's size, `ListingsAPI.pageSize` when absent.
+    static var limitParameter: JSONValue {
+        [
+            "name": "limit", "in": "query", "required": false,
+            "description": .string("At most this many (\(ListingsAPI.pageSize) when absent); a page also stops before \(ListingsAPI.maximumPageBytes) bytes"),
+            "schema": ["type": "integer", "minimum": 1, "maximum": .number(JSONNumber(ListingsAPI.maximumPageSize)), "default": .number(JSONNumber(ListingsAPI.pageSize))],
+        ]
+    }
 
     static var problemResponses: JSONObject {
         [
