@@ -1,4 +1,4 @@
-// Samples of the articles (TheGate, ParsingJSON, PrimitiveRules, DecodingWithValidation, PropertyLists, KeyedArchivesOverview), compiled and run.
+// Samples of the articles (ParsingJSON, PrimitiveRules, DecodingWithValidation), compiled and run.
 // Regions between `// sample:` and `// end sample` are the blocks, line for line (DocSampleTests
 // checks it); the code around them supplies what a block assumes.
 
@@ -11,6 +11,7 @@ import Vetted
 
 /// The README's model: a few of the talk's fields.
 private
+// sample: DecodingWithValidation.md#1
 struct Listing: Codable, Equatable {
     enum Tag: String, Codable { case music, books }
     enum CodingKeys: String, CodingKey { case id, url, tags, created, lastUpdated = "last_updated" }
@@ -21,10 +22,7 @@ struct Listing: Codable, Equatable {
     var lastUpdated: Date
 }
 
-private enum PurchaseError: Error { case tooEarly }
-private let launch = Date(timeIntervalSince1970: 1_500_000_000)
-private func show(_ listings: [Listing]) { print("\(listings.count) listings") }
-
+// end sample
 private func listingsJSON(url: String = "https://example.com/1") -> Data {
     Data(#"[{"id": 1, "url": "\#(url)", "tags": ["music"], "created": "2024-01-01T00:00:00Z", "last_updated": "2024-01-02T00:00:00Z"}]"#.utf8)
 }
@@ -38,26 +36,18 @@ extension Listing: Validatable {
         Relation(CodingKeys.lastUpdated, after: CodingKeys.created, as: Date.self)
     }
 }
+
 // end sample
-
 private
-// sample: KeyedArchivesOverview.md#1
-final class Purchase: SecureCoding {
-    static let supportsSecureCoding = true
-    static let archiveClassNames = ["Purchase"]
-    let listing: Listing        // a Codable struct, stored as Foundation stores one
-    let date: Date
-
-    init(listing: Listing, date: Date) { (self.listing, self.date) = (listing, date) }
-    init?(coder: KeyedUnarchiver) {
-        guard let listing = coder.decodeDecodable(Listing.self, forKey: "listing"),   // with Listing's rules
-              let date = coder.decodeObject(of: Date.self, forKey: "date") else { return nil }   // only a date here
-        guard date >= launch else { coder.failWithError(PurchaseError.tooEarly); return nil }
-        (self.listing, self.date) = (listing, date)
-    }
-    func encode(with coder: KeyedArchiver) {
-        coder.encodeEncodable(listing, forKey: "listing")
-        coder.encode(date, forKey: "date")
+// sample: DecodingWithValidation.md#1
+func printListings(in data: Data) throws {
+    let decoder = VettedJSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    do {
+        let listings = try decoder.decode([Listing].self, from: data)
+        print(listings.count, "listings")
+    } catch let errors as ValidationErrors {
+        for error in errors.errors { print(error.path, error.code, error.message) }  // $[3].url confusableHost …
     }
 }
 // end sample
@@ -67,33 +57,6 @@ final class Purchase: SecureCoding {
         let decoder = VettedJSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
-    }
-
-    /// The raw stage: a signed file with its digest passes the gate and decodes.
-    @Test func gate() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let key = SigningKey.generate(.ed25519)
-        let publicKeyPath = folder.appendingPathComponent("server.pub").path
-        try key.writeKeyFiles(privateKeyPath: folder.appendingPathComponent("server.key").path, publicKeyPath: publicKeyPath)
-        let path = folder.appendingPathComponent("listings.json").path
-        let bytes = listingsJSON()
-        try bytes.write(to: URL(fileURLWithPath: path))
-        let manifestDigest = DigestAlgorithm.sha256.digest(of: bytes).map { String(format: "%02x", $0) }.joined()
-        let signatureHeader = try DetachedSignature.sign(bytes, with: key).base64
-        let decoder = Self.decoder()
-        // sample: TheGate.md#1
-        let keys = try TrustedKeys(fileText: String(contentsOfFile: publicKeyPath, encoding: .utf8))   // server.pub
-        let policy = GatePolicy(
-            maxBytes: 1 << 20,                                     // refused from the file's size, or at the cap
-            digest: try ExpectedDigest(.sha256, hexOrBase64: manifestDigest),
-            signature: .detached(try DetachedSignature(base64: signatureHeader), trusting: keys),
-            limits: Limits(maxDepth: 16))                          // for the parser, after the gate
-        let listings = try decoder.decode([Listing].self, from: .file(path: path), policy: policy)
-        // also: from: .bytes(…), .data(…), .fileHandle(…), or any AsyncSequence of byte chunks (an HTTP body)
-        // end sample
-        #expect(listings.map(\.id) == [1])
     }
 
     /// The parser: the duplicate key of the comments, at the offsets and place they give.
@@ -153,50 +116,12 @@ final class Purchase: SecureCoding {
     @Test func decoding() throws {
         let decoder = Self.decoder()
         for data in [listingsJSON(), listingsJSON(url: "https://ex\u{430}mple.com/1")] {
-            // sample: DecodingWithValidation.md#1
-            do {
-                let listings = try decoder.decode([Listing].self, from: data)
-                show(listings)
-            } catch let errors as ValidationErrors {
-                for error in errors.errors { print(error.path, error.code, error.message) }  // $[3].url confusableHost …
-            }
-            // end sample
+            try printListings(in: data)
         }
         let errors = #expect(throws: ValidationErrors.self) {
             try decoder.decode([Listing].self, from: listingsJSON(url: "https://ex\u{430}mple.com/1"))
         }
         #expect(errors?.errors.map(\.code) == [.confusableHost])
         #expect(errors?.errors.map(\.path.description) == ["$[0].url"])
-    }
-
-    /// Property lists: an archive's root UID, written back in both formats.
-    @Test func propertyLists() throws {
-        let purchase = Purchase(listing: try Self.decoder().decode([Listing].self, from: listingsJSON())[0], date: Date())
-        let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
-        // sample: PropertyLists.md#1
-        let value = try PlistParser().parse(data)          // bplist00 or XML, detected from the first bytes
-        let root = value["$top"]?["root"]?.uidValue         // PlistValue: dictionary, array, string, data,
-                                                           // date, integer, real, bool, uid
-        let binary = PlistWriter.binary(value)             // [UInt8], bplist00
-        let xml = try PlistWriter.xml(value)               // [UInt8], XML (throws for what XML cannot hold)
-        // end sample
-        #expect(root == 1)
-        #expect(try PlistParser().parse(binary) == value)
-        #expect(try PlistParser().parse(xml) == value)
-    }
-
-    /// Archives: a purchase round-trips; one dated before launch fails with its own error.
-    @Test func archives() throws {
-        let listing = try Self.decoder().decode([Listing].self, from: listingsJSON())[0]
-        let purchase = Purchase(listing: listing, date: Date(timeIntervalSince1970: 1_600_000_000))
-        // sample: KeyedArchivesOverview.md#1
-        let data = try KeyedArchiver.archivedData(withRootObject: purchase, requiringSecureCoding: true)
-        let again = try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: data)
-        // end sample
-        #expect(again?.listing == listing)
-        #expect(again?.date == purchase.date)
-        let early = try KeyedArchiver.archivedData(
-            withRootObject: Purchase(listing: listing, date: Date(timeIntervalSince1970: 0)), requiringSecureCoding: true)
-        #expect(throws: PurchaseError.tooEarly) { try KeyedUnarchiver.unarchivedObject(ofClass: Purchase.self, from: early) }
     }
 }
