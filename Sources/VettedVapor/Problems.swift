@@ -112,8 +112,9 @@ enum VettedBody {
             case .failure(let error as any AbortError): once.fail(error)
             case .failure(let error):
                 // The body stream broke (a malformed chunk, a trailer over NIO's header limit):
-                // the client's framing, answered 400, never a 500 that names nothing.
-                _ = error
+                // the client's framing, answered 400, never a 500 that names nothing. NIO's
+                // error names no input; it is logged for the operator, not sent.
+                request.logger.debug("request body stream failed", metadata: ["error": "\(error)"])
                 once.fail(VettedProblem(VettedError(code: .unreadableInput, message: "the body could not be read: its framing is malformed")))
             }
         }
