@@ -173,16 +173,9 @@ private enum SecureArchivesArticle {
 
 @Suite struct RawDataSampleTests {
     @Test func oneCallForEveryStage() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rawdata-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let key = SigningKey.generate(.p256)
-        let trustedKeysPath = folder.appendingPathComponent("trusted.pub").path
-        try key.writeKeyFiles(privateKeyPath: folder.appendingPathComponent("trusted.key").path, publicKeyPath: trustedKeysPath)
-        let path = folder.appendingPathComponent("listings.json").path
-        let bytes = Data("[\(listing())]".utf8)
-        try bytes.write(to: URL(fileURLWithPath: path))
-        let signatureHeader = try DetachedSignature.sign(bytes, with: key).base64
+        let file = try SignedFileFixture("rawdata", algorithm: .p256, bytes: Data("[\(listing())]".utf8))
+        defer { file.remove() }
+        let (trustedKeysPath, path, signatureHeader) = (file.publicKeyPath, file.path, file.signatureHeader)
         // sample: RawData.md#3
         let keys = try TrustedKeys(fileText: String(contentsOfFile: trustedKeysPath, encoding: .utf8))
         let policy = GatePolicy(
@@ -194,8 +187,9 @@ private enum SecureArchivesArticle {
         let listings = try decoder.decode([Listing].self, from: .file(path: path), policy: policy)
         // end sample
         #expect(listings.map(\.id) == [1])
-        try bytes.dropLast().write(to: URL(fileURLWithPath: path))
-        #expect(throws: VettedError.self) { try decoder.decode([Listing].self, from: .file(path: path), policy: policy) }
+        try file.overwrite(with: file.bytes.dropLast())
+        let error = #expect(throws: VettedError.self) { try decoder.decode([Listing].self, from: .file(path: path), policy: policy) }
+        #expect(error?.code == .payloadLengthMismatch)  // the signature covers the length, checked first
     }
 
     @Test func httpMessageSignatures() throws {

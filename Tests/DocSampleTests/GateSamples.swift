@@ -31,24 +31,13 @@ func signedListings(path: String, publicKeyPath: String, manifestDigest: String,
 @Suite struct GateSampleTests {
     /// A signed file with its digest passes the gate and decodes; one changed byte does not.
     @Test func gate() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let key = SigningKey.generate(.ed25519)
-        let publicKeyPath = folder.appendingPathComponent("server.pub").path
-        try key.writeKeyFiles(privateKeyPath: folder.appendingPathComponent("server.key").path, publicKeyPath: publicKeyPath)
-        let path = folder.appendingPathComponent("listings.json").path
-        let bytes = Data(#"[{"id": 1, "url": "https://example.com/1"}]"#.utf8)
-        try bytes.write(to: URL(fileURLWithPath: path))
-        let manifestDigest = DigestAlgorithm.sha256.digest(of: bytes).map { String(format: "%02x", $0) }.joined()
-        let signatureHeader = try DetachedSignature.sign(bytes, with: key).base64
-        let listings = try signedListings(path: path, publicKeyPath: publicKeyPath, manifestDigest: manifestDigest, signatureHeader: signatureHeader)
-        #expect(listings.map(\.id) == [1])
+        let file = try SignedFileFixture("gate", algorithm: .ed25519, bytes: Data(#"[{"id": 1, "url": "https://example.com/1"}]"#.utf8))
+        defer { file.remove() }
+        let read = { try signedListings(path: file.path, publicKeyPath: file.publicKeyPath, manifestDigest: file.manifestDigest, signatureHeader: file.signatureHeader) }
+        #expect(try read().map(\.id) == [1])
 
-        try Data(#"[{"id": 2, "url": "https://example.com/1"}]"#.utf8).write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: VettedError.self) {
-            try signedListings(path: path, publicKeyPath: publicKeyPath, manifestDigest: manifestDigest, signatureHeader: signatureHeader)
-        }
+        try file.overwrite(with: Data(#"[{"id": 2, "url": "https://example.com/1"}]"#.utf8))
+        let error = #expect(throws: VettedError.self) { try read() }
         #expect(error?.code == .digestMismatch)
     }
 }
