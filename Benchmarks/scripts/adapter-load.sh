@@ -10,7 +10,8 @@
 # Prints requests per second and p99 latency per side and body (the median of
 # ROUNDS runs of SECONDS each), and each server's resident memory after every
 # flood of invalid bodies: flat means the same after each round.
-# Needs wrk (Debian: apt-get install wrk) and the release build of adapter-server.
+# Needs wrk (Debian: apt-get install wrk) and the release build of adapter-server;
+# ADAPTER_SERVER=PATH runs another build of it (CI's smoke runs a debug build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -18,7 +19,7 @@ connections=${2:-32}
 rounds=${3:-3}
 # Hummingbird's pair, then Vapor's; `SIDES="default vetted"` for one framework.
 sides=${SIDES:-default vetted vapor-default vapor-vetted}
-server=.build/release/adapter-server
+server=${ADAPTER_SERVER:-.build/release/adapter-server}
 [ -x "$server" ] || swift build -c release --product adapter-server >/dev/null
 command -v wrk >/dev/null || { echo "adapter-load: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
