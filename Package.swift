@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "VettedJSON", targets: ["VettedJSON"]),
         .library(name: "VettedPlist", targets: ["VettedPlist"]),
         .library(name: "VettedArchive", targets: ["VettedArchive"]),
+        // JSON Schema 2020-12 and draft 7: any JSON against a schema, no Swift type needed.
+        .library(name: "VettedJSONSchema", targets: ["VettedJSONSchema"]),
         // `@Vetted` and `@Check`: the only product that builds swift-syntax.
         .library(name: "VettedMacros", targets: ["VettedMacros"]),
         // Framework adapters, each with its trait (see `traits`); without it the product is empty.
@@ -75,6 +77,8 @@ let package = Package(
         .target(name: "VettedDecoding", dependencies: ["VettedCore", "VettedRules"], swiftSettings: strictSettings),
         // The strict JSON parser, JSONValue, the writer and the decoder.
         .target(name: "VettedJSON", dependencies: ["VettedCore", "VettedRules", "VettedDecoding"], swiftSettings: strictSettings),
+        // A JSON Schema validator (2020-12 and draft 7) on the strict parser: bounded, located, no network.
+        .target(name: "VettedJSONSchema", dependencies: ["VettedCore", "VettedRules", "VettedJSON"], swiftSettings: strictSettings),
         // Binary and XML property lists, read and write.
         .target(name: "VettedPlist", dependencies: ["VettedCore", "VettedRules", "VettedDecoding"], swiftSettings: strictSettings),
         // Secure keyed archives: NSKeyedArchiver's format with NSSecureCoding's semantics.
@@ -133,6 +137,7 @@ let package = Package(
         .testTarget(name: "VettedRawTests", dependencies: ["Vetted", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedJSONSchemaTests", dependencies: ["VettedJSONSchema", "VettedJSON"], swiftSettings: strictSettings),
         // Foundation's PropertyListDecoder in a process of its own, for tests that show it crash.
         .executableTarget(name: "foundation-plist-probe", path: "Tests/FoundationPlistProbe", swiftSettings: strictSettings),
         .testTarget(

@@ -252,21 +252,8 @@ extension ProblemDetails.Entry {
             detail: detail, parameters: error.parameters)
     }
 
-    /// RFC 6901: each step is `/` and the key with `~` written `~0` and `/` written `~1`.
-    /// A key comes from the input: it is escaped and capped as an excerpt is (`\u{1B}`,
-    /// at most ``VettedCore/Excerpt/maximumBytes``), and the whole pointer is capped at
-    /// ``VettedCore/DocumentPath/maximumBytes`` (its first and last steps around `…`).
-    static func pointer(_ path: DocumentPath) -> String {
-        let steps = path.components.map { component -> String in
-            switch component {
-            case .index(let index): return "/" + String(index)
-            case .key(let key):
-                let shown = Excerpt.escape(key, quotes: false)
-                return "/" + shown.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-            }
-        }
-        return DocumentPath.joined(steps, start: "", maximumBytes: DocumentPath.maximumBytes)
-    }
+    /// RFC 6901, escaped and capped: ``VettedCore/DocumentPath/jsonPointer``.
+    static func pointer(_ path: DocumentPath) -> String { path.jsonPointer }
 }
 
 /// A request refused by Vetted, as the adapters throw it: the problem details to

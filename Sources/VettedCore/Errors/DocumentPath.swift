@@ -56,6 +56,30 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
         Self.joined(components.map(\.description), start: "$", maximumBytes: Self.maximumBytes)
     }
 
+    /// The path as an RFC 6901 JSON Pointer (`/tags/1`): each key escaped and capped as an
+    /// excerpt is (`\u{1B}`, at most ``Excerpt/maximumBytes``), then `~` written `~0` and `/`
+    /// written `~1`; the whole pointer capped at ``maximumBytes`` (its first and last steps
+    /// around `…`), since keys come from the input.
+    public var jsonPointer: String {
+        let steps = components.map { component -> String in
+            switch component {
+            case .index(let index):
+                return "/" + String(index)
+            case .key(let key):
+                var step = "/"
+                for character in Excerpt.escape(key, quotes: false) {
+                    switch character {
+                    case "~": step += "~0"
+                    case "/": step += "~1"
+                    default: step.append(character)
+                    }
+                }
+                return step
+            }
+        }
+        return Self.joined(steps, start: "", maximumBytes: Self.maximumBytes)
+    }
+
     /// `start` and `pieces` joined; past `maximumBytes` UTF-8 bytes, the first and last pieces
     /// that fit in half the rest each, around `…`. Linear in the number of pieces.
     package static func joined(_ pieces: [String], start: String, maximumBytes: Int) -> String {

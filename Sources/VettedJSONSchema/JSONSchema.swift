@@ -1,0 +1,161 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import VettedCore
+public import VettedJSON
+public import VettedRules
+
+/// A JSON Schema (draft 2020-12, or draft 7 when its `$schema` says so),
+/// compiled once and used for any number of instances, from any number of tasks.
+///
+/// ```swift
+/// let schema = try JSONSchema(#"{"type": "object", "properties": {"price": {"minimum": 0}}}"#)
+/// let report = schema.validate(try JSONValue(parsing: #"{"price": -5}"#))
+/// report.errors.first?.code       // minimum
+/// report.errors.first?.path       // $.price
+/// ```
+///
+/// Compiling reads the whole schema and resolves every `$ref` before the first
+/// validation: a reference that names nothing is a compile error, never a
+/// silently passing keyword. Other documents come only from `resources`; nothing
+/// is ever fetched. Patterns run in linear time (``LinearPattern``); a pattern it
+/// cannot read is a compile error.
+public struct JSONSchema: Sendable {
+    /// How a schema is compiled.
+    public struct Options: Sendable, Hashable {
+        /// The draft of a schema that does not say (`$schema`).
+        public var defaultDraft: JSONSchemaDraft
+        /// Whether `format` asserts (date-time, date, time, duration, email, hostname, ipv4,
+        /// ipv6, uri, uri-reference, iri, iri-reference, uuid, json-pointer,
+        /// relative-json-pointer, regex). Off by default: `format` is an annotation, as the
+        /// specification says.
+        public var assertFormats: Bool
+        /// The limits the instance and schema texts are parsed with.
+        public var limits: Limits
+
+        public init(defaultDraft: JSONSchemaDraft = .draft2020_12, assertFormats: Bool = false, limits: Limits = .default) {
+            self.defaultDraft = defaultDraft
+            self.assertFormats = assertFormats
+            self.limits = limits
+        }
+    }
+
+    /// Schema evaluations nested in one another, at most this deep (a `$ref` cycle stops here).
+    public static let maximumEvaluationDepth = 1_000
+
+    let nodes: [SchemaNode]
+    let resources: [SchemaResource]
+    let root: Int
+    let usesDynamicScope: Bool
+    public let options: Options
+
+    /// Compiles `document`; other documents it refers to come from `resources`, keyed by absolute URI.
+    ///
+    /// - Throws: `VettedError` `invalidSchema` for a keyword with a value its draft does not
+    ///   allow, `unresolvableReference` naming a `$ref` that resolves to nothing,
+    ///   `invalidPattern` for a pattern that cannot be matched in linear time,
+    ///   `unsupportedSchema` for a dialect Vetted does not implement.
+    public init(_ document: JSONValue, resources: [String: JSONValue] = [:], options: Options = Options()) throws(VettedError) {
+        var compiler = SchemaCompiler(resources: resources, formatAssertion: options.assertFormats)
+        root = try compiler.compileRoot(document, draft: options.defaultDraft)
+        nodes = compiler.nodes
+        self.resources = compiler.resources
+        usesDynamicScope = compiler.usesDynamicScope
+        self.options = options
+    }
+
+    /// Parses `data` with the options' limits, then compiles it.
+    public init(_ data: Data, resources: [String: JSONValue] = [:], options: Options = Options()) throws(VettedError) {
+        try self.init(JSONParser(limits: options.limits).parse(data), resources: resources, options: options)
+    }
+
+    /// Parses `text` with the options' limits, then compiles it.
+    public init(_ text: String, resources: [String: JSONValue] = [:], options: Options = Options()) throws(VettedError) {
+        try self.init(JSONParser(limits: options.limits).parse(text), resources: resources, options: options)
+    }
+
+    /// Validates `instance`: every error up to the mode's cap, or the first.
+    public func validate(_ instance: JSONValue, mode: ValidationMode = .collect) -> JSONSchemaReport {
+        let cap: Int
+        switch mode {
+        case .collect(let upTo): cap = Swift.max(1, upTo)
+        case .failFast: cap = 1
+        }
+        var evaluator = SchemaEvaluator(
+            nodes: nodes, resources: resources, usesDynamicScope: usesDynamicScope, cap: cap, maximumDepth: Self.maximumEvaluationDepth)
+        let outcome = evaluator.evaluate(root, instance, reporting: true, collect: false)
+        var errors = evaluator.errors
+        if !outcome.valid, errors.isEmpty {
+            errors.append(VettedError(code: .internalInvariantViolated, message: "the instance is invalid but no keyword said why"))
+        }
+        return JSONSchemaReport(errors: errors, moreErrors: evaluator.truncated)
+    }
+
+    /// Parses `data` with the options' limits, then validates it. A document that does not
+    /// parse is one error, the parser's (code, offset, excerpt). Each schema error carries
+    /// the byte offset of the value it is about, its line and column and an excerpt.
+    public func validate(_ data: Data, mode: ValidationMode = .collect) -> JSONSchemaReport {
+        let source = SourceText(data)
+        let instance: JSONValue
+        do {
+            instance = try JSONParser(limits: options.limits).parse(source)
+        } catch {
+            return JSONSchemaReport(errors: [error], moreErrors: 0)
+        }
+        var report = validate(instance, mode: mode)
+        report.locate(in: source)
+        return report
+    }
+}
+
+/// What validating one instance found.
+public struct JSONSchemaReport: Sendable, CustomStringConvertible {
+    /// Every error found, up to the cap, in the order the schema's keywords met them.
+    /// Each has the failing keyword as its code (`minimum`, `required`, …), the instance
+    /// location as its path, and the schema location (a JSON Pointer) in
+    /// `parameters["schemaLocation"]`.
+    public internal(set) var errors: [VettedError]
+    /// Errors found beyond the cap.
+    public internal(set) var moreErrors: Int
+
+    /// Whether the instance is valid against the schema.
+    public var isValid: Bool { errors.isEmpty }
+
+    public var description: String {
+        if isValid { return "valid" }
+        var lines = errors.map(\.description)
+        if moreErrors > 0 { lines.append("… and \(moreErrors) more") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report in the specification's `basic` output format.
+    public var basicOutput: JSONValue {
+        var output = JSONObject()
+        output["valid"] = .bool(isValid)
+        if !isValid {
+            output["errors"] = .array(
+                errors.map { error in
+                    var unit = JSONObject()
+                    unit["keywordLocation"] = .string(error.parameters["schemaLocation"]?.string ?? "")
+                    unit["instanceLocation"] = .string(error.path.jsonPointer)
+                    unit["error"] = .string(error.message)
+                    return .object(unit)
+                })
+        }
+        return .object(output)
+    }
+
+    /// Gives each error the byte offset of the value at its path in `source`.
+    mutating func locate(in source: SourceText) {
+        let offsets = JSONLocator.offsets(of: errors.map(\.path), in: source)
+        for index in errors.indices where errors[index].offset == nil {
+            guard let offset = offsets[index] else { continue }
+            let error = errors[index]
+            var located = VettedError(error.code, at: offset, in: source, path: error.path, message: error.message)
+            located.parameters = error.parameters
+            errors[index] = located
+        }
+    }
+}

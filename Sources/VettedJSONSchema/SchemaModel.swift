@@ -1,0 +1,157 @@
+import VettedCore
+import VettedJSON
+import VettedRules
+
+/// The JSON Schema dialects a schema may declare with `$schema`.
+public enum JSONSchemaDraft: String, Sendable, Hashable, CaseIterable {
+    case draft2020_12 = "https://json-schema.org/draft/2020-12/schema"
+    case draft7 = "http://json-schema.org/draft-07/schema"
+
+    init?(metaschema: String) {
+        var text = metaschema
+        if text.hasSuffix("#") { text.removeLast() }
+        switch text {
+        case Self.draft2020_12.rawValue, "http://json-schema.org/draft/2020-12/schema": self = .draft2020_12
+        case Self.draft7.rawValue, "https://json-schema.org/draft-07/schema": self = .draft7
+        default: return nil
+        }
+    }
+}
+
+/// The JSON types of the `type` keyword, as bits.
+struct TypeSet: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    static let null = TypeSet(rawValue: 1)
+    static let boolean = TypeSet(rawValue: 2)
+    static let object = TypeSet(rawValue: 4)
+    static let array = TypeSet(rawValue: 8)
+    static let number = TypeSet(rawValue: 16)
+    static let string = TypeSet(rawValue: 32)
+    static let integer = TypeSet(rawValue: 64)
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    init?(name: String) {
+        switch name {
+        case "null": self = .null
+        case "boolean": self = .boolean
+        case "object": self = .object
+        case "array": self = .array
+        case "number": self = .number
+        case "string": self = .string
+        case "integer": self = .integer
+        default: return nil
+        }
+    }
+
+    var names: [String] {
+        let all: [(TypeSet, String)] = [
+            (.null, "null"), (.boolean, "boolean"), (.object, "object"), (.array, "array"), (.number, "number"),
+            (.string, "string"), (.integer, "integer"),
+        ]
+        return all.filter { contains($0.0) }.map(\.1)
+    }
+}
+
+/// One compiled keyword of a schema object. Subschemas are node indexes.
+enum Keyword: Sendable {
+    case type(TypeSet)
+    case enumeration(Set<String>, count: Int)
+    case constant(String)
+    case multipleOf(ExactNumber, literal: String)
+    case maximum(ExactNumber, literal: String, exclusive: Bool)
+    case minimum(ExactNumber, literal: String, exclusive: Bool)
+    case maxLength(Int)
+    case minLength(Int)
+    case pattern(LinearPattern, source: String)
+    case format(String)
+    case maxItems(Int)
+    case minItems(Int)
+    case uniqueItems
+    case maxProperties(Int)
+    case minProperties(Int)
+    case required([String])
+    case dependentRequired([(String, [String])])
+
+    case reference(target: Int, uri: String)
+    case dynamicReference(target: Int, anchor: String?, uri: String)
+    case allOf([Int])
+    case anyOf([Int])
+    case oneOf([Int])
+    case not(Int)
+    case conditional(condition: Int, then: Int?, otherwise: Int?)
+    case dependentSchemas([(String, Int)])
+    /// `properties`, `patternProperties` and `additionalProperties` together: the last depends on the first two.
+    case objectShape(properties: [String: Int], patterns: [(LinearPattern, String, Int)], additional: Int?)
+    case propertyNames(Int)
+    /// `prefixItems` and `items` (draft 7: `items` as an array, then `additionalItems`).
+    case arrayShape(prefix: [Int], rest: Int?, restKeyword: String)
+    case contains(Int, minimum: Int, maximum: Int?)
+    case unevaluatedProperties(Int)
+    case unevaluatedItems(Int)
+
+    /// The keyword's name in the schema, for `schemaLocation` and the error's code.
+    var name: String {
+        switch self {
+        case .type: "type"
+        case .enumeration: "enum"
+        case .constant: "const"
+        case .multipleOf: "multipleOf"
+        case .maximum(_, _, let exclusive): exclusive ? "exclusiveMaximum" : "maximum"
+        case .minimum(_, _, let exclusive): exclusive ? "exclusiveMinimum" : "minimum"
+        case .maxLength: "maxLength"
+        case .minLength: "minLength"
+        case .pattern: "pattern"
+        case .format: "format"
+        case .maxItems: "maxItems"
+        case .minItems: "minItems"
+        case .uniqueItems: "uniqueItems"
+        case .maxProperties: "maxProperties"
+        case .minProperties: "minProperties"
+        case .required: "required"
+        case .dependentRequired: "dependentRequired"
+        case .reference: "$ref"
+        case .dynamicReference: "$dynamicRef"
+        case .allOf: "allOf"
+        case .anyOf: "anyOf"
+        case .oneOf: "oneOf"
+        case .not: "not"
+        case .conditional: "if"
+        case .dependentSchemas: "dependentSchemas"
+        case .objectShape: "properties"
+        case .propertyNames: "propertyNames"
+        case .arrayShape: "items"
+        case .contains: "contains"
+        case .unevaluatedProperties: "unevaluatedProperties"
+        case .unevaluatedItems: "unevaluatedItems"
+        }
+    }
+}
+
+/// A compiled schema object or Boolean schema.
+struct SchemaNode: Sendable {
+    /// `true` or `false` for a Boolean schema; `nil` for an object.
+    var constant: Bool?
+    var keywords: [Keyword] = []
+    /// Where the schema is: its document's URI (empty for the root document) and the JSON Pointer inside it.
+    var document: String
+    var pointer: String
+    /// The schema resource it belongs to (for the dynamic scope).
+    var resource: Int
+    /// The `$dynamicAnchor` this object declares, if any.
+    var dynamicAnchor: String?
+    /// Whether it holds `unevaluatedProperties` or `unevaluatedItems`: then the schemas applied
+    /// in place report what they evaluated.
+    var needsAnnotations = false
+    /// Reached through more than one applicator: its outcomes are remembered per instance
+    /// location, so that shared subschemas never cost more than once each.
+    var memoized = false
+
+    var schemaLocation: String { document.isEmpty ? pointer : document + "#" + pointer }
+}
+
+/// A schema resource: a document or a subschema with its own `$id`.
+struct SchemaResource: Sendable {
+    var uri: String
+    var dynamicAnchors: [String: Int] = [:]
+}
