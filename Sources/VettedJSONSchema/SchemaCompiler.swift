@@ -24,6 +24,8 @@ struct SchemaCompiler {
         var label: String
         var base: URIReference
         var draft: JSONSchemaDraft
+        /// Whether the validation vocabulary is in force (a custom metaschema may leave it out).
+        var validation = true
     }
 
     struct PendingReference {
@@ -81,12 +83,44 @@ struct SchemaCompiler {
     private mutating func loadDocument(_ json: JSONValue, label: String, base: URIReference, draft: JSONSchemaDraft) throws(VettedError)
         -> Int
     {
-        let draft = Self.declaredDraft(of: json) ?? draft
-        documents.append(Document(json: json, label: label, base: base, draft: draft))
+        var draft = Self.declaredDraft(of: json) ?? draft
+        var validation = true
+        if case .object(let object) = json, case .string(let uri)? = object["$schema"], JSONSchemaDraft(metaschema: uri) == nil {
+            (draft, validation) = try vocabularies(of: uri, label: label)
+        }
+        documents.append(Document(json: json, label: label, base: base, draft: draft, validation: validation))
         let document = documents.count - 1
         let key = base.withoutFragment.description
         if resourceRoots[key] == nil { resourceRoots[key] = (document, "") }
         return try compile(json, document: document, pointer: "", base: base, draft: draft, depth: 0)
+    }
+
+    static let knownVocabularies: Set<String> = [
+        "https://json-schema.org/draft/2020-12/vocab/core", "https://json-schema.org/draft/2020-12/vocab/applicator",
+        "https://json-schema.org/draft/2020-12/vocab/unevaluated", "https://json-schema.org/draft/2020-12/vocab/validation",
+        "https://json-schema.org/draft/2020-12/vocab/meta-data", "https://json-schema.org/draft/2020-12/vocab/format-annotation",
+        "https://json-schema.org/draft/2020-12/vocab/format-assertion", "https://json-schema.org/draft/2020-12/vocab/content",
+    ]
+
+    /// A custom metaschema's dialect and whether it keeps the validation vocabulary.
+    /// A vocabulary it requires that Vetted does not implement is an error, as the specification asks.
+    private func vocabularies(of metaschema: String, label: String) throws(VettedError) -> (JSONSchemaDraft, Bool) {
+        let key = URIReference(metaschema).withoutFragment.description
+        let builtIn = try Metaschemas.document(key)
+        guard let document = provided[key] ?? builtIn else {
+            var error = VettedError(
+                code: .unsupportedSchema, message: "\"$schema\" names \"\(Excerpt.escape(metaschema, maximumBytes: 120))\", a metaschema this schema's resources do not hold")
+            error.parameters["schemaLocation"] = .string(Excerpt.escape(label.isEmpty ? "/$schema" : label + "#/$schema", maximumBytes: 200))
+            throw error
+        }
+        let draft = Self.declaredDraft(of: document) ?? .draft2020_12
+        guard case .object(let vocabulary)? = document["$vocabulary"] else { return (draft, true) }
+        for member in vocabulary where member.value == .bool(true) && !Self.knownVocabularies.contains(member.key) {
+            throw VettedError(
+                code: .unsupportedSchema,
+                message: "the metaschema requires the vocabulary \"\(Excerpt.escape(member.key, maximumBytes: 120))\", which Vetted does not implement")
+        }
+        return (draft, vocabulary["https://json-schema.org/draft/2020-12/vocab/validation"] != nil)
     }
 
     private static func declaredDraft(of json: JSONValue) -> JSONSchemaDraft? {
@@ -142,7 +176,9 @@ struct SchemaCompiler {
         if case .string(let uri)? = object["$schema"] {
             if let declared = JSONSchemaDraft(metaschema: uri) {
                 draft = declared
-            } else if provided[URIReference(uri).withoutFragment.description] == nil {
+            } else if provided[URIReference(uri).withoutFragment.description] == nil,
+                try Metaschemas.document(URIReference(uri).withoutFragment.description) == nil
+            {
                 throw failure("\"$schema\" names a dialect Vetted does not implement", at: document, pointer)
             }
         }
@@ -267,6 +303,7 @@ struct SchemaCompiler {
     }
 
     private mutating func compileAssertions(_ object: JSONObject, into keywords: inout [Keyword], _ context: inout Context) throws(VettedError) {
+        guard documents[context.document].validation else { return }
         if let value = object["type"] {
             var set = TypeSet()
             let names: [String]
@@ -462,7 +499,8 @@ struct SchemaCompiler {
         let target = reference.base.resolving(reference.reference)
         let key = target.withoutFragment.description
         if resourceRoots[key] == nil {
-            guard let document = provided[key] else { throw unresolvable(reference) }
+            let builtIn = provided[key] == nil ? try Metaschemas.document(key) : nil
+            guard let document = provided[key] ?? builtIn else { throw unresolvable(reference) }
             _ = try loadDocument(document, label: key, base: target.withoutFragment, draft: nodeDraft(reference.node))
         }
         guard let root = resourceRoots[key] else { throw unresolvable(reference) }

@@ -26,7 +26,33 @@ public struct LinearPattern: Sendable, Hashable {
     struct CharacterSet: Sendable, Hashable {
         var ranges: [ClosedRange<UInt32>]
         var negated = false
-        func contains(_ value: UInt32) -> Bool { ranges.contains { $0.contains(value) } != negated }
+        func contains(_ value: UInt32) -> Bool {
+            // Long lists (a Unicode category) are sorted and disjoint: a binary search.
+            guard ranges.count > Self.sortedThreshold else { return ranges.contains { $0.contains(value) } != negated }
+            var low = 0
+            var high = ranges.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ranges[middle].upperBound < value { low = middle + 1 } else { high = middle }
+            }
+            return (low < ranges.count && ranges[low].contains(value)) != negated
+        }
+
+        /// Sets with more ranges than this keep them sorted and merged.
+        static let sortedThreshold = 32
+
+        /// `ranges` sorted by lower bound, overlapping and touching ones merged.
+        static func normalized(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+            var result: [ClosedRange<UInt32>] = []
+            for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let last = result.last, range.lowerBound <= last.upperBound &+ 1 {
+                    result[result.count - 1] = last.lowerBound...Swift.max(last.upperBound, range.upperBound)
+                } else {
+                    result.append(range)
+                }
+            }
+            return result
+        }
         static let any = CharacterSet(ranges: [0...0x10FFFF])
         static let digit = CharacterSet(ranges: [0x30...0x39])
         static let word = CharacterSet(ranges: [0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
@@ -256,6 +282,15 @@ public struct LinearPattern: Sendable, Hashable {
             case "S": return CharacterSet(ranges: CharacterSet.space.ranges, negated: true)
             case "n": return CharacterSet(ranges: [0x0A...0x0A])
             case "t": return CharacterSet(ranges: [0x09...0x09])
+            case "p", "P":
+                // A Unicode general category, as ECMA-262 writes it with the `u` flag: \p{L}, \p{Letter}, \P{Nd}.
+                guard index < scalars.count, scalars[index] == "{", let close = scalars[index...].firstIndex(of: "}") else {
+                    throw failure("expected '{' and a category name after '\\\(scalar)'")
+                }
+                let name = String(String.UnicodeScalarView(scalars[(index + 1)..<close]))
+                guard let ranges = UnicodeCategories.ranges(named: name) else { throw failure("unknown Unicode category '\(name)'") }
+                index = close + 1
+                return CharacterSet(ranges: ranges, negated: scalar == "P")
             default:
                 guard !scalar.properties.isAlphabetic, !("0"..."9").contains(scalar) else {
                     throw failure("unknown escape '\\\(scalar)'")
@@ -298,6 +333,7 @@ public struct LinearPattern: Sendable, Hashable {
             }
             guard index < scalars.count else { throw failure("missing ']'") }
             index += 1
+            if set.ranges.count > CharacterSet.sortedThreshold { set.ranges = CharacterSet.normalized(set.ranges) }
             return set
         }
     }
