@@ -81,3 +81,15 @@ enum OfficialSuite {
         #expect(outcome.failed.isEmpty)
     }
 }
+
+@Suite struct OfficialSuiteOptionalTests {
+    @Test(.enabled(if: OfficialSuite.present, OfficialSuite.absent))
+    func optionalTestsAreCounted() throws {
+        for draft in ["draft2020-12", "draft7"] {
+            let optional = try OfficialSuite.run(draft, "optional")
+            let formats = try OfficialSuite.run(draft, "optional/format", assertFormats: true)
+            print("\(draft) optional: \(optional.passed) passed, \(optional.failed.count) failed; formats asserted: \(formats.passed) passed, \(formats.failed.count) failed")
+            for failure in optional.failed + formats.failed { print("  " + failure.prefix(300)) }
+        }
+    }
+}
