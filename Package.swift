@@ -85,7 +85,8 @@ let package = Package(
         .target(name: "VettedArchive", dependencies: ["VettedCore", "VettedRules", "VettedPlist"], swiftSettings: strictSettings),
         // Umbrella module: re-exports every stage, and joins them (the gate → decode pipeline).
         .target(
-            name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist", "VettedArchive"], swiftSettings: strictSettings),
+            name: "Vetted", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedJSON", "VettedPlist", "VettedArchive", "VettedJSONSchema"],
+            swiftSettings: strictSettings),
         // The compiler plugin behind `@Vetted` and `@Check` (runs at build time, on the host).
         .macro(
             name: "VettedMacrosPlugin",

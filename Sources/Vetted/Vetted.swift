@@ -5,3 +5,4 @@
 @_exported public import VettedRaw
 @_exported public import VettedArchive
 @_exported public import VettedRules
+@_exported public import VettedJSONSchema

@@ -84,7 +84,8 @@ public struct JSONSchema: Sendable {
         case .failFast: cap = 1
         }
         var evaluator = SchemaEvaluator(
-            nodes: nodes, resources: resources, usesDynamicScope: usesDynamicScope, cap: cap, maximumDepth: Self.maximumEvaluationDepth)
+            nodes: nodes, resources: resources, usesDynamicScope: usesDynamicScope, cap: cap, maximumDepth: Self.maximumEvaluationDepth,
+            stack: StackGuard(budget: options.limits.maxStackBytes))
         let outcome = evaluator.evaluate(root, instance, reporting: true, collect: false)
         var errors = evaluator.errors
         if !outcome.valid, errors.isEmpty {
@@ -102,7 +103,9 @@ public struct JSONSchema: Sendable {
         do {
             instance = try JSONParser(limits: options.limits).parse(source)
         } catch {
-            return JSONSchemaReport(errors: [error], moreErrors: 0)
+            var report = JSONSchemaReport(errors: [error], moreErrors: 0)
+            report.isWellFormed = false
+            return report
         }
         var report = validate(instance, mode: mode)
         report.locate(in: source)
@@ -119,6 +122,13 @@ public struct JSONSchemaReport: Sendable, CustomStringConvertible {
     public internal(set) var errors: [VettedError]
     /// Errors found beyond the cap.
     public internal(set) var moreErrors: Int
+    /// `false` when the instance's bytes did not parse: then ``errors`` holds the parser's one error.
+    public internal(set) var isWellFormed = true
+
+    init(errors: [VettedError], moreErrors: Int) {
+        self.errors = errors
+        self.moreErrors = moreErrors
+    }
 
     /// Whether the instance is valid against the schema.
     public var isValid: Bool { errors.isEmpty }

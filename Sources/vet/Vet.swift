@@ -13,7 +13,7 @@ struct Vet: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            JSONCommand.self, PlistCommand.self, ArchiveCommand.self, DigestCommand.self, KeygenCommand.self, SignCommand.self, VerifyCommand.self,
+            JSONCommand.self, SchemaCommand.self, PlistCommand.self, ArchiveCommand.self, DigestCommand.self, KeygenCommand.self, SignCommand.self, VerifyCommand.self,
             VerifyHTTPCommand.self,
         ]
     )
