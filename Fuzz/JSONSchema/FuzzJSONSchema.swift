@@ -1,0 +1,59 @@
+// libFuzzer entry point for the JSON Schema validator: a random schema and a random instance.
+//
+// The input is split at its first NUL byte: the schema before it, the instance after it
+// (no NUL: the input is both). For every input:
+// - compiling either succeeds or throws a VettedError (never internalInvariantViolated);
+// - validating from a value and from bytes agree (valid or not, and the same codes and paths);
+// - failFast gives the first error of the collected ones;
+// - a valid report has no errors; an invalid one has at least one, each with a schema location.
+// Any disagreement aborts, so libFuzzer keeps the input. A hang or a blow-up is caught by
+// scripts/fuzz.sh's time and memory limits.
+//
+// Build and run with scripts/fuzz.sh jsonschema SECONDS.
+
+import Foundation
+import VettedCore
+import VettedJSON
+import VettedJSONSchema
+
+private let limits = Limits(
+    maxInputBytes: 1 << 20, maxDepth: 128, maxStringBytes: 1 << 14, maxMembers: 2_000,
+    maxValues: 20_000, maxNumberLength: 64)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONSchema(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    let split = bytes.firstIndex(of: 0)
+    let schemaBytes = split.map { Array(bytes[..<$0]) } ?? bytes
+    let instanceBytes = split.map { Array(bytes[($0 + 1)...]) } ?? bytes
+    guard let schemaValue = try? JSONParser(limits: limits).parse(schemaBytes) else { return 0 }
+    for assertFormats in [false, true] {
+        let schema: JSONSchema
+        do {
+            schema = try JSONSchema(schemaValue, options: JSONSchema.Options(assertFormats: assertFormats, limits: limits))
+        } catch {
+            if error.code == .internalInvariantViolated { fatalError("internal invariant violated: \(error)") }
+            continue
+        }
+        guard let instance = try? JSONParser(limits: limits).parse(instanceBytes) else { continue }
+        let fromValue = schema.validate(instance)
+        let fromBytes = schema.validate(Data(instanceBytes))
+        guard fromValue.isValid == fromBytes.isValid,
+            fromValue.errors.map(\.code) == fromBytes.errors.map(\.code),
+            fromValue.errors.map(\.path) == fromBytes.errors.map(\.path)
+        else { fatalError("validating a value and its bytes disagree") }
+        for error in fromValue.errors {
+            if error.code == .internalInvariantViolated { fatalError("internal invariant violated: \(error)") }
+            guard error.parameters["schemaLocation"] != nil else { fatalError("an error without its schema location") }
+        }
+        for error in fromBytes.errors where error.offset != nil {
+            guard let offset = error.offset, (0...instanceBytes.count).contains(offset) else { fatalError("error offset outside the input") }
+        }
+        let first = schema.validate(instance, mode: .failFast)
+        guard first.isValid == fromValue.isValid, first.errors.first?.code == fromValue.errors.first?.code,
+            first.errors.first?.path == fromValue.errors.first?.path
+        else { fatalError("failFast and collect disagree") }
+        _ = fromValue.basicOutput
+    }
+    return 0
+}
