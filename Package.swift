@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "VettedMacrosTests",
             dependencies: [
-                "VettedMacros", "VettedMacrosPlugin", "VettedJSON", "VettedPlist", "VettedTestSupport",
+                "VettedMacros", "VettedMacrosPlugin", "VettedJSON", "VettedJSONSchema", "VettedPlist", "VettedTestSupport",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VettedJSONSchema
 import VettedMacros
 import VettedTestSupport
 
@@ -42,10 +43,19 @@ struct SchemaOracleTests {
         var agreements = 0
         var annotationOnly: [String: Int] = [:]
         var disagreements: [String] = []
+        // Vetted's own validator, on the same exported schemas: it must agree with jsonschema on
+        // every document (both read `x-vetted-…` as annotations), and so with the decoder up to them.
+        let compiled = try subjects.map { try JSONSchema($0.schema) }
+        var schemaDisagreements: [String] = []
         for (position, document) in documents.enumerated() {
             let subject = subjects[document.subject]
             let vetted = subject.decode(Data(document.text.utf8))
             let oracle = verdicts[position]
+            let report = compiled[document.subject].validate(Data(document.text.utf8))
+            if report.isValid != oracle.valid {
+                schemaDisagreements.append(
+                    "\(subject.name) \(document.text.prefix(300)) — JSONSchema: \(report); jsonschema: \(oracle.valid ? "valid" : oracle.errors.joined(separator: ", "))")
+            }
             if vetted.isEmpty == oracle.valid {
                 agreements += 1
                 continue
@@ -65,7 +75,10 @@ struct SchemaOracleTests {
                 + "x-vetted-only differences by rule: \(annotationOnly.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), "
                 + "disagreements: \(disagreements.count)")
         for line in disagreements.prefix(20) { print("  " + line) }
+        print("JSONSchema against jsonschema on the same documents: \(documents.count - schemaDisagreements.count) agree, \(schemaDisagreements.count) disagree")
+        for line in schemaDisagreements.prefix(20) { print("  " + line) }
         #expect(disagreements.isEmpty)
+        #expect(schemaDisagreements.isEmpty)
         #expect(agreements > documents.count / 2)
     }
 }
