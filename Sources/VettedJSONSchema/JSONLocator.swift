@@ -134,25 +134,17 @@ enum JSONLocator {
             guard position < bytes.count else { break }
             var ended = false
             switch bytes[position] {
-            case UInt8(ascii: "{"):
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[position] == UInt8(ascii: "{")
                 position += 1
-                stack.append(Frame(isObject: true, trie: current, index: 0))
+                stack.append(Frame(isObject: isObject, trie: current, index: 0))
                 skipSpace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                if position < bytes.count, bytes[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     position += 1
                     stack.removeLast()
                     ended = true
-                } else {
+                } else if isObject {
                     current = member(stack[stack.count - 1])
-                }
-            case UInt8(ascii: "["):
-                position += 1
-                stack.append(Frame(isObject: false, trie: current, index: 0))
-                skipSpace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                    position += 1
-                    stack.removeLast()
-                    ended = true
                 } else {
                     current = current.flatMap { trie[$0].indexes[0] }
                 }

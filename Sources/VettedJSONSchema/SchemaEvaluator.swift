@@ -2,6 +2,34 @@ import VettedCore
 import VettedJSON
 import VettedRules
 
+/// A number for each path of steps (an instance location, a dynamic scope), the same
+/// number whenever the same path is met again: a step from a numbered path is looked
+/// up once, so numbering costs one hash per step, never the path's length.
+struct PathNumbers<Step: Hashable> {
+    private struct Edge: Hashable {
+        var parent: Int
+        var step: Step
+    }
+
+    private var stack: [Int] = [0]
+    private var table: [Edge: Int] = [:]
+
+    var current: Int { stack[stack.count - 1] }
+
+    mutating func push(_ step: Step) {
+        let edge = Edge(parent: current, step: step)
+        if let known = table[edge] {
+            stack.append(known)
+        } else {
+            let number = table.count + 1
+            table[edge] = number
+            stack.append(number)
+        }
+    }
+
+    mutating func pop() { stack.removeLast() }
+}
+
 /// What the schemas applied in place to one instance evaluated: what
 /// `unevaluatedProperties` and `unevaluatedItems` read. Filled only when asked.
 struct Annotations {
@@ -48,23 +76,13 @@ struct SchemaEvaluator {
     private var path: [DocumentPath.Component] = []
     private var depth = 0
     private var scope: [Int] = []
-    private var scopeIDs: [Int] = [0]
-    private var scopeTable: [ScopeStep: Int] = [:]
-    /// The instance location's number, for the memo: assigned as each location is first met.
-    private var locationIDs: [Int] = [0]
-    private var locationTable: [LocationStep: Int] = [:]
+    /// The dynamic scope's number, for the memo.
+    private var scopes = PathNumbers<Int>()
+    /// The instance location's number, for the memo.
+    private var locations = PathNumbers<DocumentPath.Component>()
     private var memo: [MemoKey: Outcome] = [:]
     private var depthExceeded = false
 
-    struct ScopeStep: Hashable {
-        var parent: Int
-        var resource: Int
-    }
-
-    struct LocationStep: Hashable {
-        var parent: Int
-        var component: DocumentPath.Component
-    }
 
     struct MemoKey: Hashable {
         var node: Int
@@ -105,20 +123,12 @@ struct SchemaEvaluator {
 
     private mutating func enter(_ component: DocumentPath.Component) {
         path.append(component)
-        guard tracksLocations else { return }
-        let step = LocationStep(parent: locationIDs[locationIDs.count - 1], component: component)
-        if let known = locationTable[step] {
-            locationIDs.append(known)
-        } else {
-            let id = locationTable.count + 1
-            locationTable[step] = id
-            locationIDs.append(id)
-        }
+        if tracksLocations { locations.push(component) }
     }
 
     private mutating func leave() {
         path.removeLast()
-        if tracksLocations { locationIDs.removeLast() }
+        if tracksLocations { locations.pop() }
     }
 
     // MARK: Evaluation
@@ -149,7 +159,7 @@ struct SchemaEvaluator {
         let enteredResource = scope.last != schema.resource
         if enteredResource { pushScope(schema.resource) }
         defer { if enteredResource { popScope() } }
-        let key = MemoKey(node: node, location: locationIDs[locationIDs.count - 1], scope: scopeIDs[scopeIDs.count - 1], collect: collect)
+        let key = MemoKey(node: node, location: locations.current, scope: scopes.current, collect: collect)
         if !reporting, schema.memoized, let known = memo[key] { return known }
         depth += 1
         let outcome = evaluateKeywords(node, schema, instance, reporting: reporting, collect: collect || schema.needsAnnotations)
@@ -160,20 +170,12 @@ struct SchemaEvaluator {
 
     private mutating func pushScope(_ resource: Int) {
         scope.append(resource)
-        guard usesDynamicScope else { return }
-        let step = ScopeStep(parent: scopeIDs[scopeIDs.count - 1], resource: resource)
-        if let known = scopeTable[step] {
-            scopeIDs.append(known)
-        } else {
-            let id = scopeTable.count + 1
-            scopeTable[step] = id
-            scopeIDs.append(id)
-        }
+        if usesDynamicScope { scopes.push(resource) }
     }
 
     private mutating func popScope() {
         scope.removeLast()
-        if usesDynamicScope { scopeIDs.removeLast() }
+        if usesDynamicScope { scopes.pop() }
     }
 
     private mutating func evaluateKeywords(_ node: Int, _ schema: SchemaNode, _ instance: JSONValue, reporting: Bool, collect: Bool)
