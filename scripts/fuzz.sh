@@ -40,11 +40,11 @@ case "$target" in
   json) modules=(VettedCore VettedRules VettedDecoding VettedJSON); entry="$root/Fuzz/JSON/FuzzJSON.swift" ;;
   bplist) modules=(VettedCore VettedRules VettedDecoding VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift" ;;
   xmlplist) modules=(VettedCore VettedRules VettedDecoding VettedPlist); entry="$root/Fuzz/Plist/FuzzPlist.swift"; defines=(-D FUZZ_XML) ;;
-  decode) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
-  plistdecode) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
-  archive) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedArchive VettedJSON VettedMacros); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
+  decode) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Decode/FuzzDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
+  plistdecode) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
+  archive) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros VettedArchive); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   jsonschema) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedJSONSchema); entry="$root/Fuzz/JSONSchema/FuzzJSONSchema.swift" ;;
-  generated) modules=(VettedCore VettedRules VettedDecoding VettedPlist VettedJSON VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
+  generated) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
   *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, jsonschema, raw)" >&2; exit 64 ;;
 esac
 # The package's import rule too: without it, a plain `import` is public and clashes with a `package import` of the same module.
@@ -59,8 +59,11 @@ if [[ " ${modules[*]} " == *" VettedMacros "* ]]; then
 fi
 
 # Modules are built once into a shared directory and reused by every target
-# that needs them (CI builds six targets): a module is rebuilt when one of its
-# sources, or a module built before it, is newer than its object file.
+# that needs them (CI builds seven targets): a module is rebuilt when one of its
+# sources, or a module listed before it, is newer than its object file. Every
+# list follows one order (Core, Rules, Decoding, JSON, Plist, Macros, Archive,
+# JSONSchema), so that a module is never rebuilt for one it does not depend on
+# (the last CI run built VettedJSON three times and VettedMacros twice).
 shared_modules="$root/.build-fuzz/modules"
 mkdir -p "$shared_modules"
 flags+=(-I "$shared_modules")
