@@ -89,14 +89,9 @@ extension SchemaEvaluator {
         _ dependencies: [(String, Int)], _ node: Int, _ instance: JSONValue, reporting: Bool, collect: Bool, _ annotations: inout Annotations
     ) -> Bool {
         guard case .object(let object) = instance else { return true }
-        var matches = true
-        for (trigger, child) in dependencies where object[trigger] != nil {
-            if !inPlace(child, instance, reporting: reporting, collect: collect, &annotations) {
-                matches = false
-                if !reporting { return false }
-            }
-        }
-        return matches
+        // The schemas of the members present, all of which must hold.
+        let triggered = dependencies.filter { object[$0.0] != nil }.map(\.1)
+        return applyAllOf(triggered, node, instance, reporting: reporting, collect: collect, &annotations)
     }
 
     @inline(never)
