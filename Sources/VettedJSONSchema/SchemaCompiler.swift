@@ -35,6 +35,8 @@ struct SchemaCompiler {
         var base: URIReference
         var dynamic: Bool
         var pointer: String
+        /// The draft in force where the reference is: a document it loads defaults to it.
+        var draft: JSONSchemaDraft
     }
 
     private(set) var documents: [Document] = []
@@ -50,6 +52,8 @@ struct SchemaCompiler {
     private var pending: [PendingReference] = []
     private var applied: [Int] = []
     private var hasDynamicReferences = false
+    /// The anchor names dynamic references resolve by (bookended ones).
+    private var dynamicTargets: Set<String> = []
     private let provided: [String: JSONValue]
     private let formatAssertion: Bool
     /// Every schema object counts against this, so compiling is linear and bounded.
@@ -225,10 +229,12 @@ struct SchemaCompiler {
                 }
             }
         }
+        try checkKeywordTypes(object, referenceOnly: referenceOnly, document: document, pointer: pointer)
         if case .string(let reference)? = object["$ref"] {
             pending.append(
                 PendingReference(
-                    node: index, keyword: keywords.count, reference: reference, base: base, dynamic: false, pointer: pointer + "/$ref"))
+                    node: index, keyword: keywords.count, reference: reference, base: base, dynamic: false, pointer: pointer + "/$ref",
+                    draft: draft))
             keywords.append(.reference(target: -1, uri: reference))
         }
         if referenceOnly {
@@ -240,7 +246,7 @@ struct SchemaCompiler {
             pending.append(
                 PendingReference(
                     node: index, keyword: keywords.count, reference: reference, base: base, dynamic: true,
-                    pointer: pointer + "/$dynamicRef"))
+                    pointer: pointer + "/$dynamicRef", draft: draft))
             keywords.append(.dynamicReference(target: -1, anchor: nil, uri: reference))
         }
         try compileAssertions(object, into: &keywords, &context)
@@ -250,6 +256,20 @@ struct SchemaCompiler {
         }
         nodes[index].keywords = keywords
         return index
+    }
+
+    /// A keyword this compiler reads, with a value of the wrong JSON type, is an error: read
+    /// as absent, it would be a check that silently never runs (`{"$ref": 5}`).
+    private func checkKeywordTypes(_ object: JSONObject, referenceOnly: Bool, document: Int, pointer: String) throws(VettedError) {
+        let strings = referenceOnly ? ["$ref"] : ["$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor", "$schema", "format"]
+        for name in strings {
+            if let value = object[name], value.stringValue == nil { throw failure("\"\(name)\" must be a string", at: document, pointer) }
+        }
+        guard !referenceOnly else { return }
+        for name in ["properties", "patternProperties", "$defs", "definitions", "dependentRequired", "dependentSchemas", "dependencies"] {
+            if let value = object[name], value.objectValue == nil { throw failure("\"\(name)\" must be an object", at: document, pointer) }
+        }
+        if let value = object["uniqueItems"], value.boolValue == nil { throw failure("\"uniqueItems\" must be a Boolean", at: document, pointer) }
     }
 
     struct Context {
@@ -474,7 +494,7 @@ struct SchemaCompiler {
                 // Dynamic only when the first target itself declares the same dynamic anchor ("bookending").
                 if let fragment, !fragment.hasPrefix("/"), !fragment.isEmpty, nodes[target].dynamicAnchor == fragment {
                     anchor = fragment
-                    for resource in resources.indices { if let node = resources[resource].dynamicAnchors[fragment] { applied[node] += 1 } }
+                    dynamicTargets.insert(fragment)
                 }
                 nodes[reference.node].keywords[reference.keyword] = .dynamicReference(target: target, anchor: anchor, uri: uri)
             default:
@@ -482,6 +502,8 @@ struct SchemaCompiler {
             }
         }
         pending.removeAll()
+        // Any node a dynamic reference may reach is reached through more than one path: memoized.
+        for index in nodes.indices where nodes[index].dynamicAnchor.map(dynamicTargets.contains) == true { applied[index] += 2 }
     }
 
     private func unresolvable(_ reference: PendingReference) -> VettedError {
@@ -501,7 +523,7 @@ struct SchemaCompiler {
         if resourceRoots[key] == nil {
             let builtIn = provided[key] == nil ? try Metaschemas.document(key) : nil
             guard let document = provided[key] ?? builtIn else { throw unresolvable(reference) }
-            _ = try loadDocument(document, label: key, base: target.withoutFragment, draft: nodeDraft(reference.node))
+            _ = try loadDocument(document, label: key, base: target.withoutFragment, draft: reference.draft)
         }
         guard let root = resourceRoots[key] else { throw unresolvable(reference) }
         let fragment = target.fragment ?? ""
@@ -514,10 +536,6 @@ struct SchemaCompiler {
         }
         guard let node = anchors[key + "#" + fragment] else { throw unresolvable(reference) }
         return node
-    }
-
-    private func nodeDraft(_ node: Int) -> JSONSchemaDraft {
-        documents.first(where: { $0.label == nodes[node].document })?.draft ?? .draft2020_12
     }
 
     /// A JSON Pointer fragment's tokens, percent-decoded and unescaped; `nil` if malformed.

@@ -89,43 +89,6 @@ enum Keyword: Sendable {
     case contains(Int, minimum: Int, maximum: Int?)
     case unevaluatedProperties(Int)
     case unevaluatedItems(Int)
-
-    /// The keyword's name in the schema, for `schemaLocation` and the error's code.
-    var name: String {
-        switch self {
-        case .type: "type"
-        case .enumeration: "enum"
-        case .constant: "const"
-        case .multipleOf: "multipleOf"
-        case .maximum(_, _, let exclusive): exclusive ? "exclusiveMaximum" : "maximum"
-        case .minimum(_, _, let exclusive): exclusive ? "exclusiveMinimum" : "minimum"
-        case .maxLength: "maxLength"
-        case .minLength: "minLength"
-        case .pattern: "pattern"
-        case .format: "format"
-        case .maxItems: "maxItems"
-        case .minItems: "minItems"
-        case .uniqueItems: "uniqueItems"
-        case .maxProperties: "maxProperties"
-        case .minProperties: "minProperties"
-        case .required: "required"
-        case .dependentRequired: "dependentRequired"
-        case .reference: "$ref"
-        case .dynamicReference: "$dynamicRef"
-        case .allOf: "allOf"
-        case .anyOf: "anyOf"
-        case .oneOf: "oneOf"
-        case .not: "not"
-        case .conditional: "if"
-        case .dependentSchemas: "dependentSchemas"
-        case .objectShape: "properties"
-        case .propertyNames: "propertyNames"
-        case .arrayShape: "items"
-        case .contains: "contains"
-        case .unevaluatedProperties: "unevaluatedProperties"
-        case .unevaluatedItems: "unevaluatedItems"
-        }
-    }
 }
 
 /// A compiled schema object or Boolean schema.

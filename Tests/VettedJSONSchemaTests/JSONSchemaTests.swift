@@ -102,6 +102,20 @@ import VettedJSONSchema
         }
     }
 
+    /// Read as absent, each would be a check that never runs.
+    @Test(arguments: [
+        (#"{"$ref": 5}"#, ""), (#"{"properties": {"a": {"uniqueItems": "yes"}}}"#, "/properties/a"),
+        (#"{"properties": []}"#, ""), (#"{"$defs": {"x": {"format": 1}}}"#, "/$defs/x"),
+    ])
+    func aKeywordOfAnotherJSONTypeIsRefusedNotIgnored(document: String, location: String) {
+        #expect {
+            try JSONSchema(document)
+        } throws: { error in
+            guard let error = error as? VettedError else { return false }
+            return error.code == .invalidSchema && error.parameters["schemaLocation"] == .string(location)
+        }
+    }
+
     @Test func aKeywordOfTheWrongTypeIsRefused() {
         #expect {
             try JSONSchema(#"{"properties": {"a": {"minimum": "1"}}}"#)

@@ -248,12 +248,10 @@ extension ProblemDetails.Entry {
             detail += " (byte \(offset))"
         }
         self.init(
-            pointer: Self.pointer(error.path), path: error.path.description, code: error.code.rawValue, stage: stage.rawValue,
+            pointer: error.path.jsonPointer, path: error.path.description, code: error.code.rawValue, stage: stage.rawValue,
             detail: detail, parameters: error.parameters)
     }
 
-    /// RFC 6901, escaped and capped: ``VettedCore/DocumentPath/jsonPointer``.
-    static func pointer(_ path: DocumentPath) -> String { path.jsonPointer }
 }
 
 /// A request refused by Vetted, as the adapters throw it: the problem details to
