@@ -6,7 +6,9 @@ import VettedJSON
 /// membership on these texts is a hash lookup, never a pairwise scan.
 /// Built without recursion, so any depth is safe.
 enum CanonicalJSON {
-    static func text(_ value: JSONValue) -> String {
+    static func text(_ value: JSONValue) -> CodePoints { CodePoints(build(value)) }
+
+    private static func build(_ value: JSONValue) -> String {
         var output = ""
         enum Step {
             case value(JSONValue)
@@ -49,4 +51,39 @@ enum CanonicalJSON {
     private static func quoted(_ string: String) -> String {
         "\"\(string.utf8.count):" + string
     }
+}
+
+/// A string compared by its code points, as JSON Schema compares strings: `"é"` and
+/// `"e\u{301}"` are two values, where Swift's `==` (canonical equivalence) finds one.
+/// Hashed as a `String` (canonically equivalent texts share a hash; that is a collision,
+/// not an equality).
+struct CodePoints: Hashable, Sendable {
+    let text: String
+    /// Known to be all ASCII (`false` also when not looked at: a probe's).
+    private let isASCII: Bool
+
+    /// A value kept in a set: whether it is ASCII is found once.
+    init(_ text: String) {
+        self.text = text
+        isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// A value looked up, not kept: its bytes are not read here.
+    init(probe text: String) {
+        self.text = text
+        isASCII = false
+    }
+
+    /// Canonically equivalent texts of the same UTF-8 length, one of them ASCII, are the same
+    /// bytes: a canonical decomposition that yields only ASCII is one character from a
+    /// character of two bytes or more, so any such character would make the other text longer.
+    static func == (a: CodePoints, b: CodePoints) -> Bool {
+        guard a.text.utf8.count == b.text.utf8.count, a.text == b.text else { return false }
+        if a.isASCII || b.isASCII { return true }
+        var other = b.text.utf8.makeIterator()
+        for byte in a.text.utf8 where other.next() != byte { return false }
+        return true
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

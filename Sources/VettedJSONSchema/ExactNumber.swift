@@ -10,6 +10,9 @@ struct ExactNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Power of ten of the last digit. Saturates far beyond any literal the parser accepts.
     private(set) var exponent: Int
     private(set) var negative: Bool
+    /// The value as an `Int` when it is an integer of at most 18 digits: what the
+    /// fast paths of the comparisons read, without looking at `digits`.
+    private(set) var small: Int?
 
     static let zero = ExactNumber(digits: [], exponent: 0, negative: false)
     /// Exponents are kept within ±2^48: literals are bounded by `Limits.maxNumberLength`,
@@ -20,6 +23,8 @@ struct ExactNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.digits = digits
         self.exponent = exponent
         self.negative = negative
+        small = nil
+        small = intValue
     }
 
     init(_ number: JSONNumber) {
@@ -76,6 +81,41 @@ struct ExactNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// The value of `literal` when it is an integer written with at most 18 digits and no
+    /// fraction or exponent (`-42`, `1234`): the common case, read without building digits.
+    static func smallInteger(_ literal: String) -> Int? {
+        var value = 0
+        var count = 0
+        var negative = false
+        for byte in literal.utf8 {
+            if byte == UInt8(ascii: "-"), count == 0, !negative {
+                negative = true
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10, count < 18 else { return nil }
+            value = value &* 10 &+ Int(digit)
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        return negative ? 0 &- value : value
+    }
+
+    /// Whether `literal` (checked by the parser) is an integer: `1.0` and `1e2` are; `1.5` is not.
+    static func isInteger(literal: String) -> Bool {
+        if !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) { return true }
+        return ExactNumber(literal: literal).isInteger
+    }
+
+    /// How `literal` (checked by the parser) compares with `limit`: negative, zero or positive.
+    static func compare(literal: String, to limit: ExactNumber) -> Int {
+        if let small = limit.small, let value = smallInteger(literal) {
+            return value < small ? -1 : value == small ? 0 : 1
+        }
+        let value = ExactNumber(literal: literal)
+        return value < limit ? -1 : limit < value ? 1 : 0
+    }
+
     var isZero: Bool { digits.isEmpty }
     var isInteger: Bool { digits.isEmpty || exponent >= 0 }
 
@@ -107,6 +147,7 @@ struct ExactNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Whether `self` is an integer multiple of `divisor` (which is positive), exactly.
     /// `nil` when the divisor has more than 19 significant digits (the schema compiler refuses those).
     func isMultiple(of divisor: ExactNumber) -> Bool? {
+        if let small, let modulus = divisor.small, modulus > 0 { return small % modulus == 0 }
         if isZero { return true }
         guard divisor.digits.count <= 19 else { return nil }
         // self / divisor = (digits / divisor.digits) × 10^(exponent − divisor.exponent); with no

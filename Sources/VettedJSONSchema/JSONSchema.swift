@@ -84,7 +84,7 @@ public struct JSONSchema: Sendable {
         case .failFast: cap = 1
         }
         var evaluator = SchemaEvaluator(
-            nodes: nodes, resources: resources, usesDynamicScope: usesDynamicScope, cap: cap, maximumDepth: Self.maximumEvaluationDepth,
+            nodes: nodes, resources: resources, usesDynamicScope: usesDynamicScope, instance: instance, cap: cap, maximumDepth: Self.maximumEvaluationDepth,
             stack: StackGuard(budget: options.limits.maxStackBytes))
         let outcome = evaluator.evaluate(root, instance, reporting: true, collect: false)
         var errors = evaluator.errors
@@ -159,6 +159,7 @@ public struct JSONSchemaReport: Sendable, CustomStringConvertible {
 
     /// Gives each error the byte offset of the value at its path in `source`.
     mutating func locate(in source: SourceText) {
+        guard errors.contains(where: { $0.offset == nil }) else { return }
         let offsets = JSONLocator.offsets(of: errors.map(\.path), in: source)
         for index in errors.indices where errors[index].offset == nil {
             guard let offset = offsets[index] else { continue }

@@ -336,7 +336,8 @@ struct SchemaCompiler {
         }
         if let value = object["enum"] {
             guard case .array(let elements) = value else { throw failure("\"enum\" must be an array", at: context.document, context.pointer) }
-            keywords.append(.enumeration(Set(elements.map(CanonicalJSON.text)), count: elements.count))
+            let strings = Set(elements.compactMap { element -> CodePoints? in if case .string(let text) = element { CodePoints(text) } else { nil } })
+            keywords.append(.enumeration(Set(elements.map(CanonicalJSON.text)), strings: strings, count: elements.count))
         }
         if let value = object["const"] { keywords.append(.constant(CanonicalJSON.text(value))) }
         if let divisor = try number(object, "multipleOf", context) {

@@ -99,30 +99,67 @@ extension SchemaEvaluator {
         _ properties: [String: Int], _ patterns: [(LinearPattern, String, Int)], _ additional: Int?, _ node: Int, _ instance: JSONValue, reporting: Bool, collect: Bool, _ annotations: inout Annotations
     ) -> Bool {
         guard case .object(let object) = instance else { return true }
+        if patterns.isEmpty {
+            return applyProperties(properties, additional, node, object, reporting: reporting, collect: collect, &annotations)
+        }
         var matches = true
-        for member in object {
+        for (position, member) in object.enumerated() {
             var matched = false
             if let child = properties[member.key] {
                 matched = true
-                if !below(child, .key(member.key), member.value, reporting: reporting, keyword: "properties", from: node) {
+                if !below(child, position, member.value, reporting: reporting, keyword: "properties", from: node) {
                     matches = false
                     if !reporting { return false }
                 }
             }
             for (pattern, _, child) in patterns where pattern.matches(member.key) {
                 matched = true
-                if !below(child, .key(member.key), member.value, reporting: reporting, keyword: "patternProperties", from: node) {
+                if !below(child, position, member.value, reporting: reporting, keyword: "patternProperties", from: node) {
                     matches = false
                     if !reporting { return false }
                 }
             }
             if !matched, let additional {
-                if !below(additional, .key(member.key), member.value, reporting: reporting, keyword: "additionalProperties", from: node) {
+                if !below(additional, position, member.value, reporting: reporting, keyword: "additionalProperties", from: node) {
                     matches = false
                     if !reporting { return false }
                 }
             }
             if matched, collect { annotations.properties.insert(member.key) }
+        }
+        if additional != nil, collect { annotations.allProperties = true }
+        return matches
+    }
+
+    /// `properties` and `additionalProperties` without `patternProperties`: each member's
+    /// subschema found once per object shape (see ``memberSchemas``).
+    private mutating func applyProperties(
+        _ properties: [String: Int], _ additional: Int?, _ node: Int, _ object: JSONObject, reporting: Bool, collect: Bool, _ annotations: inout Annotations
+    ) -> Bool {
+        let keys = object.keys, values = object.values
+        let children: [Int]
+        if let known = memberSchemas[node], known.keys == keys {
+            children = known.children
+        } else {
+            children = keys.map { properties[$0] ?? -1 }
+            memberSchemas[node] = (keys, children)
+        }
+        var matches = true
+        for index in 0..<Swift.min(keys.count, values.count, children.count) {
+            let child = children[index]
+            let valid: Bool
+            if child >= 0 {
+                valid = below(child, index, values[index], reporting: reporting, keyword: "properties", from: node)
+                if collect { annotations.properties.insert(keys[index]) }
+            } else if let additional {
+                valid = below(additional, index, values[index], reporting: reporting, keyword: "additionalProperties", from: node)
+            } else {
+                continue
+            }
+            if !valid {
+                matches = false
+                if !reporting { return false }
+            }
         }
         if additional != nil, collect { annotations.allProperties = true }
         return matches
@@ -134,8 +171,8 @@ extension SchemaEvaluator {
     ) -> Bool {
         guard case .object(let object) = instance else { return true }
         var matches = true
-        for member in object {
-            if !below(child, .key(member.key), .string(member.key), reporting: reporting, keyword: "propertyNames", from: node) {
+        for (position, member) in object.enumerated() {
+            if !below(child, position, .string(member.key), reporting: reporting, keyword: "propertyNames", from: node) {
                 matches = false
                 if !reporting { return false }
             }
@@ -161,7 +198,7 @@ extension SchemaEvaluator {
             } else {
                 break
             }
-            if !below(child, .index(position), element, reporting: reporting, keyword: keyword, from: node) {
+            if !below(child, position, element, reporting: reporting, keyword: keyword, from: node) {
                 matches = false
                 if !reporting { return false }
             }
@@ -180,7 +217,7 @@ extension SchemaEvaluator {
         guard case .array(let elements) = instance else { return true }
         var found = 0
         for (position, element) in elements.enumerated() {
-            enter(.index(position))
+            enter(position)
             let matched = evaluate(child, element, reporting: false, collect: false).valid
             leave()
             if matched {
@@ -211,8 +248,8 @@ extension SchemaEvaluator {
         guard case .object(let object) = instance else { return true }
         if annotations.allProperties { return true }
         var matches = true
-        for member in object where !annotations.properties.contains(member.key) {
-            if !below(child, .key(member.key), member.value, reporting: reporting, keyword: "unevaluatedProperties", from: node) {
+        for (position, member) in object.enumerated() where !annotations.properties.contains(member.key) {
+            if !below(child, position, member.value, reporting: reporting, keyword: "unevaluatedProperties", from: node) {
                 matches = false
                 if !reporting { return false }
             }
@@ -229,7 +266,7 @@ extension SchemaEvaluator {
         if annotations.allItems { return true }
         var matches = true
         for (position, element) in elements.enumerated() where position >= annotations.prefixItems && !annotations.items.contains(position) {
-            if !below(child, .index(position), element, reporting: reporting, keyword: "unevaluatedItems", from: node) {
+            if !below(child, position, element, reporting: reporting, keyword: "unevaluatedItems", from: node) {
                 matches = false
                 if !reporting { return false }
             }

@@ -18,7 +18,7 @@ extension SchemaEvaluator {
             case .array: matches = types.contains(.array)
             case .object: matches = types.contains(.object)
             case .number(let number):
-                matches = types.contains(.number) || (types.contains(.integer) && ExactNumber(number).isInteger)
+                matches = types.contains(.number) || (types.contains(.integer) && ExactNumber.isInteger(literal: number.literal))
             }
             if !matches, reporting {
                 let expected = types.names
@@ -28,8 +28,9 @@ extension SchemaEvaluator {
                     ["expected": .list(expected.map { .string($0) }), "found": .string(instance.kindName)])
             }
             return matches
-        case .enumeration(let allowed, let count):
-            let matches = allowed.contains(CanonicalJSON.text(instance))
+        case .enumeration(let allowed, let strings, let count):
+            let matches: Bool
+            if case .string(let text) = instance { matches = strings.contains(CodePoints(probe: text)) } else { matches = allowed.contains(CanonicalJSON.text(instance)) }
             if !matches, reporting { report("enum", node, keyword: "enum", "not one of the \(count) allowed values") }
             return matches
         case .constant(let expected):
@@ -43,8 +44,8 @@ extension SchemaEvaluator {
             return matches
         case .maximum(let limit, let literal, let exclusive):
             guard case .number(let number) = instance else { return true }
-            let value = ExactNumber(number)
-            let matches = exclusive ? value < limit : !(limit < value)
+            let order = ExactNumber.compare(literal: number.literal, to: limit)
+            let matches = exclusive ? order < 0 : order <= 0
             if !matches, reporting {
                 let name = exclusive ? "exclusiveMaximum" : "maximum"
                 report(name, node, keyword: name, exclusive ? "must be less than \(literal)" : "must be at most \(literal)", [name: .string(literal)])
@@ -52,8 +53,8 @@ extension SchemaEvaluator {
             return matches
         case .minimum(let limit, let literal, let exclusive):
             guard case .number(let number) = instance else { return true }
-            let value = ExactNumber(number)
-            let matches = exclusive ? limit < value : !(value < limit)
+            let order = ExactNumber.compare(literal: number.literal, to: limit)
+            let matches = exclusive ? order > 0 : order >= 0
             if !matches, reporting {
                 let name = exclusive ? "exclusiveMinimum" : "minimum"
                 report(name, node, keyword: name, exclusive ? "must be greater than \(literal)" : "must be at least \(literal)", [name: .string(literal)])
@@ -61,12 +62,15 @@ extension SchemaEvaluator {
             return matches
         case .maxLength(let limit):
             guard case .string(let text) = instance else { return true }
-            let matches = text.unicodeScalars.count <= limit
+            // Each code point is one to four UTF-8 bytes: count them only when the bytes do not decide.
+            let bytes = text.utf8.count
+            let matches = bytes <= limit || (bytes <= Self.quadruple(limit) && text.unicodeScalars.count <= limit)
             if !matches, reporting { report("maxLength", node, keyword: "maxLength", "longer than \(limit) characters", ["maxLength": .integer(limit)]) }
             return matches
         case .minLength(let limit):
             guard case .string(let text) = instance else { return true }
-            let matches = text.unicodeScalars.count >= limit
+            let bytes = text.utf8.count
+            let matches = bytes >= Self.quadruple(limit) || (bytes >= limit && text.unicodeScalars.count >= limit)
             if !matches, reporting { report("minLength", node, keyword: "minLength", "shorter than \(limit) characters", ["minLength": .integer(limit)]) }
             return matches
         case .pattern(let pattern, let source):
@@ -95,7 +99,7 @@ extension SchemaEvaluator {
             return matches
         case .uniqueItems:
             guard case .array(let elements) = instance else { return true }
-            var seen: [String: Int] = [:]
+            var seen: [CodePoints: Int] = [:]
             for (position, element) in elements.enumerated() {
                 if let first = seen.updateValue(position, forKey: CanonicalJSON.text(element)) {
                     if reporting {
@@ -123,6 +127,7 @@ extension SchemaEvaluator {
             return matches
         case .required(let names):
             guard case .object(let object) = instance else { return true }
+            if !reporting, let keys = requiredMet[node], keys == object.keys { return true }
             var matches = true
             for name in names where object[name] == nil {
                 matches = false
@@ -131,6 +136,7 @@ extension SchemaEvaluator {
                     "required", node, keyword: "required", "the required property \"\(Excerpt.escape(name, maximumBytes: 60))\" is missing",
                     ["property": .string(Excerpt.escape(name, maximumBytes: 200))])
             }
+            if matches { requiredMet[node] = object.keys }
             return matches
         case .dependentRequired(let dependencies):
             guard case .object(let object) = instance else { return true }
@@ -149,5 +155,11 @@ extension SchemaEvaluator {
         default:
             return nil
         }
+    }
+
+    /// The most UTF-8 bytes `count` code points can take (saturating).
+    static func quadruple(_ count: Int) -> Int {
+        let (product, overflow) = count.multipliedReportingOverflow(by: 4)
+        return overflow ? Int.max : product
     }
 }

@@ -73,15 +73,25 @@ struct SchemaEvaluator {
 
     var errors: [VettedError] = []
     var truncated = 0
-    private var path: [DocumentPath.Component] = []
+    /// The instance validated, from which a report's path is read.
+    let instance: JSONValue
+    /// Where the evaluation is: the position of each member or element stepped into, from
+    /// the instance's root (keys are read back only when an error is reported).
+    private var path: [Int] = []
     private var depth = 0
     private var scope: [Int] = []
     /// The dynamic scope's number, for the memo.
     private var scopes = PathNumbers<Int>()
     /// The instance location's number, for the memo.
-    private var locations = PathNumbers<DocumentPath.Component>()
+    private var locations = PathNumbers<Int>()
     private var memo: [MemoKey: Outcome] = [:]
     private var depthExceeded = false
+    /// Per `properties` node, the subschema of each member of the last object whose keys it
+    /// read, and per `required` node whether the last such object had them all: objects of one
+    /// shape share their keys' storage, so the next record of an array is answered without
+    /// hashing a key (`[String]`'s `==` is one comparison for shared storage).
+    var memberSchemas: [Int: (keys: [String], children: [Int])] = [:]
+    var requiredMet: [Int: [String]] = [:]
 
 
     struct MemoKey: Hashable {
@@ -91,7 +101,10 @@ struct SchemaEvaluator {
         var collect: Bool
     }
 
-    init(nodes: [SchemaNode], resources: [SchemaResource], usesDynamicScope: Bool, cap: Int, maximumDepth: Int, stack: StackGuard) {
+    init(
+        nodes: [SchemaNode], resources: [SchemaResource], usesDynamicScope: Bool, instance: JSONValue, cap: Int, maximumDepth: Int, stack: StackGuard
+    ) {
+        self.instance = instance
         self.stack = stack
         self.nodes = nodes
         self.resources = resources
@@ -112,7 +125,7 @@ struct SchemaEvaluator {
             truncated += 1
             return
         }
-        var error = VettedError(code: VettedError.Code(code), path: DocumentPath(path), message: message)
+        var error = VettedError(code: VettedError.Code(code), path: instancePath(), message: message)
         error.parameters = parameters
         let location = nodes[node].schemaLocation + (keyword.isEmpty ? "" : "/" + keyword)
         error.parameters["schemaLocation"] = .string(Excerpt.escape(location, maximumBytes: 200))
@@ -121,14 +134,35 @@ struct SchemaEvaluator {
 
     // MARK: Instance locations
 
-    mutating func enter(_ component: DocumentPath.Component) {
-        path.append(component)
-        if tracksLocations { locations.push(component) }
+    /// Steps into the member or element at `position` of the current value; the location's
+    /// number is kept only when some node is memoized.
+    mutating func enter(_ position: Int) {
+        path.append(position)
+        if tracksLocations { locations.push(position) }
     }
 
     mutating func leave() {
         path.removeLast()
         if tracksLocations { locations.pop() }
+    }
+
+    /// The current location as a path of keys and indexes, read from the instance.
+    private func instancePath() -> DocumentPath {
+        var components: [DocumentPath.Component] = []
+        var value = instance
+        for position in path {
+            switch value {
+            case .object(let object) where position < Swift.min(object.keys.count, object.values.count):
+                components.append(.key(object.keys[position]))
+                value = object.values[position]
+            case .array(let elements) where position < elements.count:
+                components.append(.index(position))
+                value = elements[position]
+            default:
+                components.append(.index(position))
+            }
+        }
+        return DocumentPath(components)
     }
 
     // MARK: Evaluation
@@ -137,35 +171,51 @@ struct SchemaEvaluator {
     /// are recorded; without, the first failure ends the evaluation. With `collect`, the
     /// outcome carries what was evaluated.
     mutating func evaluate(_ node: Int, _ instance: JSONValue, reporting: Bool, collect: Bool) -> Outcome {
-        if reporting {
-            // Only an invalid schema has errors to find: a quiet, memoized look first.
+        if reporting, nodes[node].memoized {
+            // A shared subschema: a quiet, memoized look first, so that however many paths
+            // reach it, it is evaluated once per location, and reported only when invalid.
             let quiet = evaluate(node, instance, reporting: false, collect: collect)
             if quiet.valid || isFull { return quiet }
         }
-        let schema = nodes[node]
-        if let constant = schema.constant {
-            if !constant, reporting { report("false", node, keyword: "", "no value is allowed here") }
+        if let constant = nodes[node].constant {
+            if !constant, reporting { reportFalse(node) }
             return constant ? .valid : .invalid
         }
         guard depth < maximumDepth, stack.hasRoom(atDepth: depth) else {
-            if !depthExceeded {
-                depthExceeded = true
-                report(
-                    VettedError.Code.schemaDepthLimitExceeded.rawValue, node, keyword: "",
-                    "validation nested deeper than \(maximumDepth) schemas or than the stack allows: a $ref cycle, or a schema and instance nested that deep")
-            }
+            reportDepthExceeded(node)
             return .invalid
         }
-        let enteredResource = scope.last != schema.resource
-        if enteredResource { pushScope(schema.resource) }
+        let resource = nodes[node].resource
+        let enteredResource = scope.last != resource
+        if enteredResource { pushScope(resource) }
         defer { if enteredResource { popScope() } }
+        if !reporting, nodes[node].memoized { return evaluateMemoized(node, instance, collect: collect) }
+        return evaluateKeywords(node, instance, reporting: reporting, collect: collect || nodes[node].needsAnnotations)
+    }
+
+    // The rare paths and the memo in functions of their own: the recursive path's frames stay small.
+
+    @inline(never)
+    private mutating func evaluateMemoized(_ node: Int, _ instance: JSONValue, collect: Bool) -> Outcome {
         let key = MemoKey(node: node, location: locations.current, scope: scopes.current, collect: collect)
-        if !reporting, schema.memoized, let known = memo[key] { return known }
-        depth += 1
-        let outcome = evaluateKeywords(node, schema, instance, reporting: reporting, collect: collect || schema.needsAnnotations)
-        depth -= 1
-        if !reporting, schema.memoized { memo[key] = outcome }
+        if let known = memo[key] { return known }
+        let outcome = evaluateKeywords(node, instance, reporting: false, collect: collect || nodes[node].needsAnnotations)
+        memo[key] = outcome
         return outcome
+    }
+
+    @inline(never)
+    private mutating func reportFalse(_ node: Int) {
+        report("false", node, keyword: "", "no value is allowed here")
+    }
+
+    @inline(never)
+    private mutating func reportDepthExceeded(_ node: Int) {
+        guard !depthExceeded else { return }
+        depthExceeded = true
+        report(
+            VettedError.Code.schemaDepthLimitExceeded.rawValue, node, keyword: "",
+            "validation nested deeper than \(maximumDepth) schemas or than the stack allows: a $ref cycle, or a schema and instance nested that deep")
     }
 
     private mutating func pushScope(_ resource: Int) {
@@ -178,12 +228,12 @@ struct SchemaEvaluator {
         if usesDynamicScope { scopes.pop() }
     }
 
-    private mutating func evaluateKeywords(_ node: Int, _ schema: SchemaNode, _ instance: JSONValue, reporting: Bool, collect: Bool)
-        -> Outcome
-    {
+    private mutating func evaluateKeywords(_ node: Int, _ instance: JSONValue, reporting: Bool, collect: Bool) -> Outcome {
+        depth += 1
+        defer { depth -= 1 }
         var valid = true
         var annotations = Annotations()
-        for keyword in schema.keywords {
+        for keyword in nodes[node].keywords {
             if !valid && !reporting { return .invalid }
             if isFull && reporting && !valid { return .invalid }
             let keywordValid = apply(keyword, node, instance, reporting: reporting, collect: collect, annotations: &annotations)
@@ -202,10 +252,8 @@ struct SchemaEvaluator {
     }
 
     /// The subschema `child` applied to a member or element of the instance.
-    mutating func below(
-        _ child: Int, _ component: DocumentPath.Component, _ value: JSONValue, reporting: Bool, keyword: String, from node: Int
-    ) -> Bool {
-        enter(component)
+    mutating func below(_ child: Int, _ position: Int, _ value: JSONValue, reporting: Bool, keyword: String, from node: Int) -> Bool {
+        enter(position)
         defer { leave() }
         if reporting, nodes[child].constant == false {
             report(keyword, node, keyword: keyword, "\(keyword) allows no value here")

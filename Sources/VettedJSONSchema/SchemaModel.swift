@@ -54,10 +54,12 @@ struct TypeSet: OptionSet, Sendable, Hashable {
 }
 
 /// One compiled keyword of a schema object. Subschemas are node indexes.
-enum Keyword: Sendable {
+/// Indirect: a keyword is one reference, so reading one from a node is a single retain.
+indirect enum Keyword: Sendable {
     case type(TypeSet)
-    case enumeration(Set<String>, count: Int)
-    case constant(String)
+    /// The canonical texts of the allowed values, and the allowed strings as they are (a string instance's fast path).
+    case enumeration(Set<CodePoints>, strings: Set<CodePoints>, count: Int)
+    case constant(CodePoints)
     case multipleOf(ExactNumber, literal: String)
     case maximum(ExactNumber, literal: String, exclusive: Bool)
     case minimum(ExactNumber, literal: String, exclusive: Bool)

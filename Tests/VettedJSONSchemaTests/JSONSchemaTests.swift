@@ -61,6 +61,37 @@ import VettedJSONSchema
         #expect(try JSONSchema(#"{"enum": [1, {"a": [2.0]}]}"#).validate(try JSONValue(parsing: #"{"a": [2]}"#)).isValid)
     }
 
+    /// Short integers take a fast path; the answer is the exact one either way.
+    @Test(arguments: [
+        ("-0", ["exclusiveMinimum", "minimum"]), ("1", []), ("1.0", []), ("10e-1", []), ("5", []),
+        ("0.99", ["minimum", "multipleOf", "type"]), ("999999999999999999", []), ("1000000000000000000", ["maximum"]),
+        ("-999999999999999999", ["exclusiveMinimum", "minimum"]),
+    ])
+    func boundsAgreeOnFastAndExactPaths(literal: String, codes: [String]) throws {
+        let schema = try JSONSchema(#"{"type": "integer", "minimum": 1, "exclusiveMinimum": 0.5, "maximum": 999999999999999999, "multipleOf": 1}"#)
+        #expect(schema.validate(try JSONValue(parsing: literal)).errors.map(\.code.rawValue).sorted() == codes)
+    }
+
+    /// Lengths count code points; UTF-8 byte counts decide only when they can.
+    @Test func lengthsCountCodePoints() throws {
+        let three = try JSONSchema(#"{"minLength": 3, "maxLength": 3}"#)
+        #expect(three.validate("ééé").isValid)
+        #expect(three.validate("😀😀😀").isValid)
+        #expect(three.validate("éé").errors.map(\.code.rawValue) == ["minLength"])
+        #expect(three.validate("😀😀😀😀").errors.map(\.code.rawValue) == ["maxLength"])
+        #expect(try JSONSchema(#"{"maxLength": 2}"#).validate("e\u{301}e").errors.map(\.code.rawValue) == ["maxLength"])
+    }
+
+    /// JSON Schema compares strings by code points: "é" and "e" + U+0301 differ, although Swift's `==` finds them equal.
+    @Test func stringsCompareByCodePoints() throws {
+        let composed = JSONValue.string("\u{E9}"), decomposed = JSONValue.string("e\u{301}")
+        #expect(try JSONSchema(#"{"enum": ["\u00e9"]}"#).validate(decomposed).errors.map(\.code.rawValue) == ["enum"])
+        #expect(try JSONSchema(#"{"enum": ["\u00e9"]}"#).validate(composed).isValid)
+        #expect(try JSONSchema(#"{"const": ["e\u0301"]}"#).validate([composed]).errors.map(\.code.rawValue) == ["const"])
+        #expect(try JSONSchema(#"{"uniqueItems": true}"#).validate([composed, decomposed]).isValid)
+        #expect(try JSONSchema(#"{"uniqueItems": true}"#).validate([decomposed, decomposed]).errors.map(\.code.rawValue) == ["uniqueItems"])
+    }
+
     @Test func formatsAssertOnlyWhenAsked() throws {
         let document = #"{"format": "date"}"#
         #expect(try JSONSchema(document).validate(.string("2018-02-30")).isValid)
@@ -134,8 +165,9 @@ import VettedJSONSchema
     }
 
     /// 24 levels of `anyOf` over two references to the next level: 2^24 paths (minutes without
-    /// the memo), each level evaluated once per instance location. (24, not more: a debug build's
-    /// stack frames reach the stack budget, Limits.maxStackBytes, near 40 levels.)
+    /// the memo), each level evaluated once per instance location. (A debug build's frames take
+    /// about 10 KB a level, so the stack budget, Limits.maxStackBytes, is raised to 512 KiB here:
+    /// the default 256 KiB stops near 22 levels, with schemaDepthLimitExceeded.)
     @Test func sharedSubschemasUnderNestedAnyOfAreEvaluatedOnce() throws {
         var definitions: [String] = []
         let levels = 24
@@ -143,7 +175,9 @@ import VettedJSONSchema
             definitions.append(##""l\##(level)": {"anyOf": [{"$ref": "#/$defs/l\##(level + 1)"}, {"$ref": "#/$defs/l\##(level + 1)"}]}"##)
         }
         definitions.append(#""l\#(levels)": {"type": "string"}"#)
-        let schema = try JSONSchema(##"{"$defs": {\##(definitions.joined(separator: ","))}, "$ref": "#/$defs/l0"}"##)
+        let schema = try JSONSchema(
+            ##"{"$defs": {\##(definitions.joined(separator: ","))}, "$ref": "#/$defs/l0"}"##,
+            options: JSONSchema.Options(limits: Limits(maxStackBytes: 512 << 10)))
         #expect(schema.validate("x").isValid)
         #expect(schema.validate(1).errors.map(\.code.rawValue) == ["anyOf"])
     }
