@@ -1,4 +1,4 @@
-import VettedCore
+@_spi(Scanning) import VettedCore
 
 /// Finds where values sit in a JSON text that has already parsed: one pass over
 /// the bytes for any number of paths (a trie of the paths is walked beside the
@@ -44,14 +44,19 @@ enum JSONLocator {
             }
             trie[node].targets.append(number)
         }
-        let bytes = source.bytes(in: 0..<source.count)
+        guard !paths.isEmpty else { return [:] }
+        return source.withScanner { scanner in walk(&scanner, trie, targets: paths.count) }
+    }
+
+    /// One pass over the text beside the trie; stops once every target is found.
+    private static func walk(_ scanner: inout ByteScanner, _ trie: [TrieNode], targets: Int) -> [Int: Int] {
         var found: [Int: Int] = [:]
         var stack: [Frame] = []
         var position = 0
         var current: Int? = 0
 
         func skipSpace() {
-            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+            while position < scanner.count, scanner.byte(at: position) == 0x20 || scanner.byte(at: position) == 0x0A || scanner.byte(at: position) == 0x0D || scanner.byte(at: position) == 0x09 {
                 position += 1
             }
         }
@@ -62,19 +67,24 @@ enum JSONLocator {
             var run = position
             var pendingHigh: UInt32?
             var plain: [UInt8] = []
-            while position < bytes.count {
-                let byte = bytes[position]
+            while position < scanner.count {
+                if !decode {
+                    // Plain bytes eight at a time.
+                    scanner.offset = position
+                    scanner.skipPlainStringBytes()
+                    position = Swift.max(position, scanner.offset)
+                    guard position < scanner.count else { break }
+                }
+                let byte = scanner.byte(at: position)
                 if byte == UInt8(ascii: "\"") {
-                    if decode { plain.append(contentsOf: bytes[run..<position]) }
+                    if decode { scanner.appendBytes(run..<position, to: &plain) }
                     position += 1
                     guard decode else { return nil }
                     return String(decoding: plain, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") {
-                    if decode {
-                        plain.append(contentsOf: bytes[run..<position])
-                    }
-                    let escape = position + 1 < bytes.count ? bytes[position + 1] : 0
+                    if decode { scanner.appendBytes(run..<position, to: &plain) }
+                    let escape = position + 1 < scanner.count ? scanner.byte(at: position + 1) : 0
                     position += 2
                     guard decode else {
                         if escape == UInt8(ascii: "u") { position += 4 }
@@ -89,8 +99,8 @@ enum JSONLocator {
                     case UInt8(ascii: "r"): value = 13
                     case UInt8(ascii: "t"): value = 9
                     case UInt8(ascii: "u"):
-                        guard position + 4 <= bytes.count,
-                            let hex = UInt32(String(decoding: bytes[position..<(position + 4)], as: UTF8.self), radix: 16)
+                        guard position + 4 <= scanner.count,
+                            let hex = UInt32(scanner.string(position..<(position + 4)), radix: 16)
                         else { return nil }
                         position += 4
                         value = hex
@@ -128,18 +138,21 @@ enum JSONLocator {
             return child(frame.trie, key: key)
         }
 
-        scanning: while position < bytes.count {
+        scanning: while position < scanner.count {
             skipSpace()
-            if let node = current { for target in trie[node].targets { found[target] = position } }
-            guard position < bytes.count else { break }
+            if let node = current {
+                for target in trie[node].targets { found[target] = position }
+                if found.count == targets { break }
+            }
+            guard position < scanner.count else { break }
             var ended = false
-            switch bytes[position] {
+            switch scanner.byte(at: position) {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = bytes[position] == UInt8(ascii: "{")
+                let isObject = scanner.byte(at: position) == UInt8(ascii: "{")
                 position += 1
                 stack.append(Frame(isObject: isObject, trie: current, index: 0))
                 skipSpace()
-                if position < bytes.count, bytes[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                if position < scanner.count, scanner.byte(at: position) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     position += 1
                     stack.removeLast()
                     ended = true
@@ -152,8 +165,8 @@ enum JSONLocator {
                 _ = string(decode: false)
                 ended = true
             default:
-                while position < bytes.count {
-                    let byte = bytes[position]
+                while position < scanner.count {
+                    let byte = scanner.byte(at: position)
                     if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") || byte == 0x20 || byte == 0x0A
                         || byte == 0x0D || byte == 0x09
                     {
@@ -166,8 +179,8 @@ enum JSONLocator {
             // After a complete value: commas and closing brackets until the next value starts.
             while ended {
                 skipSpace()
-                guard position < bytes.count, !stack.isEmpty else { break scanning }
-                switch bytes[position] {
+                guard position < scanner.count, !stack.isEmpty else { break scanning }
+                switch scanner.byte(at: position) {
                 case UInt8(ascii: ","):
                     position += 1
                     stack[stack.count - 1].index += 1

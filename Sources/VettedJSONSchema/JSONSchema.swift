@@ -168,5 +168,8 @@ public struct JSONSchemaReport: Sendable, CustomStringConvertible {
             located.parameters = error.parameters
             errors[index] = located
         }
+        // Every line and column in one pass: asked one by one, each would count from the start.
+        let lines = source.locations(of: errors.map { $0.offset ?? 0 })
+        for index in errors.indices where errors[index].offset != nil { errors[index] = errors[index].located(at: lines[index]) }
     }
 }

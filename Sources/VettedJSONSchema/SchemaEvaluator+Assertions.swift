@@ -127,7 +127,7 @@ extension SchemaEvaluator {
             return matches
         case .required(let names):
             guard case .object(let object) = instance else { return true }
-            if !reporting, let keys = requiredMet[node], keys == object.keys { return true }
+            if let keys = requiredMet[node], keys == object.keys { return true }
             var matches = true
             for name in names where object[name] == nil {
                 matches = false

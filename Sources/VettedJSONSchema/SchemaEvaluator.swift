@@ -118,15 +118,17 @@ struct SchemaEvaluator {
 
     // MARK: Errors
 
+    /// Records an error; past the cap, only counts it (the message and parameters are then never built).
     mutating func report(
-        _ code: String, _ node: Int, keyword: String, _ message: String, _ parameters: [String: RuleParameter] = [:]
+        _ code: String, _ node: Int, keyword: String, _ message: @autoclosure () -> String,
+        _ parameters: @autoclosure () -> [String: RuleParameter] = [:]
     ) {
         guard errors.count < cap else {
             truncated += 1
             return
         }
-        var error = VettedError(code: VettedError.Code(code), path: instancePath(), message: message)
-        error.parameters = parameters
+        var error = VettedError(code: VettedError.Code(code), path: instancePath(), message: message())
+        error.parameters = parameters()
         let location = nodes[node].schemaLocation + (keyword.isEmpty ? "" : "/" + keyword)
         error.parameters["schemaLocation"] = .string(Excerpt.escape(location, maximumBytes: 200))
         errors.append(error)
@@ -213,9 +215,10 @@ struct SchemaEvaluator {
     private mutating func reportDepthExceeded(_ node: Int) {
         guard !depthExceeded else { return }
         depthExceeded = true
+        let maximum = maximumDepth
         report(
             VettedError.Code.schemaDepthLimitExceeded.rawValue, node, keyword: "",
-            "validation nested deeper than \(maximumDepth) schemas or than the stack allows: a $ref cycle, or a schema and instance nested that deep")
+            "validation nested deeper than \(maximum) schemas or than the stack allows: a $ref cycle, or a schema and instance nested that deep")
     }
 
     private mutating func pushScope(_ resource: Int) {

@@ -39,6 +39,7 @@ struct JSONSchemaThroughput: ParsableCommand {
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
         let schemaPath = try schema ?? Self.writeListingsSchema()
+        defer { if schema == nil { try? FileManager.default.removeItem(atPath: schemaPath) } }
         let compiled = try JSONSchema(
             Data(contentsOf: URL(fileURLWithPath: schemaPath)),
             options: JSONSchema.Options(limits: Limits(maxInputBytes: .max, maxMembers: .max, maxValues: .max)))

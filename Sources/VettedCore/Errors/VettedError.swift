@@ -34,6 +34,8 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
     public var parameters: [String: RuleParameter] = [:]
     /// The input this error was found in, kept to compute line and column lazily.
     public private(set) var source: SourceText?
+    /// Line and column counted ahead, for many errors of one input at once (``located(at:)``).
+    private var knownLocation: LineColumn?
 
     public init(
         code: Code,
@@ -80,8 +82,17 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Line and column of ``offset``, computed when asked: the fast path never pays for it.
     public var location: LineColumn? {
+        if let knownLocation { return knownLocation }
         guard let offset, let source else { return nil }
         return source.location(of: offset)
+    }
+
+    /// The same error with its line and column already counted: for a report of many errors,
+    /// whose locations ``SourceText/locations(of:)`` counts in one pass.
+    public func located(at location: LineColumn) -> VettedError {
+        var copy = self
+        copy.knownLocation = location
+        return copy
     }
 
     /// The same error without the reference to the input, for keeping it long.

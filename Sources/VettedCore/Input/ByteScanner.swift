@@ -122,6 +122,34 @@ public struct ByteScanner {
         return true
     }
 
+    /// The line feeds in `range` (clamped to the input): how many, and the offset just past
+    /// the last one. Eight bytes at a time.
+    public func lineFeeds(in range: Range<Int>) -> (count: Int, lastEnd: Int?) {
+        let upper = Swift.min(range.upperBound, count)
+        var index = Swift.max(0, range.lowerBound)
+        var found = 0
+        var lastEnd: Int?
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while upper - index >= 8 {
+            let word = UInt64(littleEndian: loadWord(index)) ^ 0x0A0A_0A0A_0A0A_0A0A
+            // Exactly the zero bytes of `word` (the line feeds) keep their high bit: no borrows.
+            let zeros = ~(((word & low7) &+ low7) | word | low7)
+            if zeros != 0 {
+                found += zeros.nonzeroBitCount
+                lastEnd = index + (63 - zeros.leadingZeroBitCount) / 8 + 1
+            }
+            index += 8
+        }
+        while index < upper {
+            if load(index) == 0x0A {
+                found += 1
+                lastEnd = index + 1
+            }
+            index += 1
+        }
+        return (found, lastEnd)
+    }
+
     /// The big-endian unsigned integer of `size` (1...8) bytes at `index`;
     /// 0 outside the input (callers check bounds first).
     @inlinable

@@ -48,16 +48,26 @@ public struct SourceText: Sendable {
     /// 1-based line and column (in bytes) of `offset`; an offset past the end
     /// is placed just after the last byte.
     public func location(of offset: Int) -> LineColumn {
-        let end = Swift.max(0, Swift.min(offset, count))
-        var line = 1
-        var lineStart = 0
-        forEachByte(in: 0..<end) { index, byte in
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = index + 1
+        locations(of: [offset])[0]
+    }
+
+    /// The line and column of each offset, in one pass over the bytes up to the last of them.
+    public func locations(of offsets: [Int]) -> [LineColumn] {
+        let ends = offsets.map { Swift.max(0, Swift.min($0, count)) }
+        let order = ends.indices.sorted { ends[$0] < ends[$1] }
+        var result = Array(repeating: LineColumn(line: 1, column: 1), count: ends.count)
+        withScanner { scanner in
+            var line = 1, lineStart = 0, position = 0
+            for index in order {
+                let end = ends[index]
+                let feeds = scanner.lineFeeds(in: position..<end)
+                line += feeds.count
+                if let lastEnd = feeds.lastEnd { lineStart = lastEnd }
+                position = Swift.max(position, end)
+                result[index] = LineColumn(line: line, column: end - lineStart + 1)
             }
         }
-        return LineColumn(line: line, column: end - lineStart + 1)
+        return result
     }
 
     /// The escaped, capped excerpt of the line around `offset`.
@@ -79,18 +89,5 @@ public struct SourceText: Sendable {
             end += 1
         }
         return Excerpt(before: bytes(in: start..<at), after: bytes(in: at..<end))
-    }
-
-    private func forEachByte(in range: Range<Int>, _ body: (Int, UInt8) -> Void) {
-        switch storage {
-        case .bytes(let bytes):
-            for index in range { body(index, bytes[index]) }
-        case .data(let data):
-            var index = range.lowerBound
-            for byte in data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)] {
-                body(index, byte)
-                index += 1
-            }
-        }
     }
 }
