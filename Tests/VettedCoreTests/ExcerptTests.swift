@@ -59,6 +59,27 @@ import VettedCore
         #expect(error.droppingSource().location == nil)
     }
 
+    /// Line feeds are counted eight bytes at a time: every offset of texts with line feeds at
+    /// every place in a word, counted in one pass, agrees with counting byte by byte.
+    @Test func locationsInOnePassAgreeWithCountingByteByByte() {
+        for length in 0...40 {
+            for period in 1...9 {
+                let bytes = (0..<length).map { $0 % period == period - 1 ? UInt8(ascii: "\n") : UInt8(ascii: "a") + UInt8($0 % 26) }
+                let offsets = Array((0...(length + 2)).reversed())
+                var expected: [LineColumn] = []
+                for offset in offsets {
+                    let end = min(offset, length)
+                    let feeds = bytes[..<end].indices.filter { bytes[$0] == UInt8(ascii: "\n") }
+                    expected.append(LineColumn(line: feeds.count + 1, column: end - (feeds.last.map { $0 + 1 } ?? 0) + 1))
+                }
+                #expect(SourceText(bytes).locations(of: offsets) == expected, "length \(length), a line feed every \(period) bytes")
+                #expect(SourceText(bytes).location(of: length / 2) == expected[offsets.firstIndex(of: length / 2) ?? 0])
+            }
+        }
+        let error = VettedError(.duplicateKey, at: 14, in: SourceText("{\n  \"a\": 1,\n  \"a\": 2}"))
+        #expect(error.located(at: LineColumn(line: 3, column: 3)).location == error.location)
+    }
+
     @Test func equalityIsCodeOffsetAndPath() {
         let a = VettedError(code: .duplicateKey, offset: 4, path: [.key("a")], message: "one")
         let b = VettedError(code: .duplicateKey, offset: 4, path: [.key("a")], message: "two")
