@@ -157,7 +157,8 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     @_spi(Testing) public func decodesDirectly<T: Decodable>(_ type: T.Type, from data: Data) -> Bool {
         let options = options.current
-        return decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options, read: .planned) != nil
+        if case .miss = decodeDirectly(type, source: SourceText(data), parser: Self.parser(options), options: options, read: .planned) { return false }
+        return true
     }
 
     /// Decodes `type` from JSON bytes.
@@ -218,7 +219,11 @@ open class VettedJSONDecoder: @unchecked Sendable {
     func decode<T: Decodable>(
         _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T> = .planned
     ) throws -> T {
-        if let value = decodeDirectly(type, source: source, parser: parser, options: options, read: read) { return value }
+        switch decodeDirectly(type, source: source, parser: parser, options: options, read: read) {
+        case .value(let value): return value
+        case .violations(let errors): throw errors
+        case .miss: break
+        }
         // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
         // with the located ``VettedError`` as `underlyingError`.
         let tape: JSONTape

@@ -413,16 +413,9 @@ func readableName(of type: Any.Type) -> String {
 
     /// Records a violation, or throws it at once in fail-fast mode (or after the call).
     package func record(_ violation: RuleViolation, at codingPath: [any CodingKey], _ location: ValueLocation?) throws {
-        var error = violation.error(at: DocumentPath(codingPath: codingPath))
         // A rule that cannot work as declared: the programmer's error, in every mode.
-        if violation.code.isRuleDeclaration { throw error }
-        // A located value: its offset, line and column, and the input around it.
-        // (A violation inside the value, such as one element's, keeps the value's place.)
-        if let location {
-            error = VettedError(violation.code, at: location.offset, in: location.source, path: error.path, message: violation.message)
-            error.parameters = violation.parameters
-        }
-        if let messages, let text = messages(violation.code, violation.parameters) { error.message = text }
+        if violation.code.isRuleDeclaration { throw violation.error(at: DocumentPath(codingPath: codingPath)) }
+        let error = self.error(violation, at: codingPath, location)
         if callFinished { throw ValidationErrors(errors: [error], omitted: 0) }
         switch mode {
         case .failFast:
@@ -432,13 +425,28 @@ func readableName(of type: Any.Type) -> String {
         }
     }
 
+    /// A violation as every decoder reports it: at its path, located at the value when the
+    /// value has a place in the input, in the app's wording when it has one.
+    package func error(_ violation: RuleViolation, at codingPath: [any CodingKey], _ location: ValueLocation?) -> VettedError {
+        var error = violation.error(at: DocumentPath(codingPath: codingPath))
+        // A located value: its offset, line and column, and the input around it.
+        // (A violation inside the value, such as one element's, keeps the value's place.)
+        if let location {
+            error = VettedError(violation.code, at: location.offset, in: location.source, path: error.path, message: violation.message)
+            error.parameters = violation.parameters
+        }
+        if let messages, let text = messages(violation.code, violation.parameters) { error.message = text }
+        return error
+    }
+
     /// The outcome of a whole decode call: `result` (what the decoder made, or
     /// why it stopped) combined with the violations collected.
     package func finish<T>(_ result: Result<T, any Error>) throws -> T {
         callFinished = true
         switch result {
         case .success(let value):
-            guard violations.isEmpty else { throw ValidationErrors(errors: violations, omitted: omitted) }
+            // Under a cap of 0 every violation is counted and none kept: still a failure.
+            guard violations.isEmpty, omitted == 0 else { throw ValidationErrors(errors: violations, omitted: omitted) }
             return value
         case .failure(let error as ValidationErrors):
             throw error

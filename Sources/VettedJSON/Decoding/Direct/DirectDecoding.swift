@@ -158,27 +158,30 @@ extension DirectRead {
 }
 
 extension VettedJSONDecoder {
-    /// The document decoded straight from the bytes by `read`, or `nil` (then the tape path decodes it).
-    func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T>) -> T? {
-        guard source.count <= parser.limits.maxInputBytes else { return nil }
+    /// The document decoded straight from the bytes by `read`: its value, its rule violations,
+    /// or a miss (then the tape path decodes it).
+    func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T>) -> DirectOutcome<T> {
+        guard source.count <= parser.limits.maxInputBytes else { return .miss }
         let plan = plan(for: T.self, options: options)
         let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
         switch plan {
         case .direct(_, _, let reached), .directUnion(_, _, let reached): types = reached
-        case .tape: return nil
+        case .tape: return .miss
         }
         let document = DecodingDocument(
             source: source, tape: JSONTape(expectedBytes: 0), options: options, duplicateKeys: parser.options.duplicateKeys)
-        return source.withScanner { scanner -> T? in
+        return source.withScanner { scanner -> DirectOutcome<T> in
             document.scanner = scanner
             defer { document.scanner = nil }
             var direct = JSONDirectReader(
                 reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
                 document: document, limits: parser.limits, types: types)
             do {
-                return try read.read(&direct, plan)
+                let value = try read.read(&direct, plan)
+                if let violations = direct.outcome(mode: options.validationMode) { return .violations(violations) }
+                return .value(value)
             } catch {
-                return nil
+                return .miss
             }
         }
     }

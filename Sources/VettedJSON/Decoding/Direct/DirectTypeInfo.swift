@@ -13,6 +13,17 @@ struct DirectObject {
     var hint = 0
     /// Keys that are no field, to find a repeat among them.
     var unknown: [Range<Int>] = []
+    /// The field being read, the spelling of its key, where its key's quote is and where
+    /// its value starts (after the colon): for a violation's path and place.
+    var field = -1
+    var spelling = 0
+    var keyStart = 0
+    var valueStart = 0
+    /// Where the violations of the object, and of the field being read, start; the runs
+    /// of violations of the fields read so far.
+    var regionStart = 0
+    var fieldStart = 0
+    var runs: [ViolationRun] = []
 
     static let unknownKeyLimit = SmallKeyTable.linearSearchLimit
 }
@@ -37,7 +48,7 @@ final class DirectTypeInfo: Sendable {
     /// type: checked with no dispatch (the others go through ``checks``).
     let stringRules: [[Rule<String>]?]
     let intRules: [[Rule<Int>]?]
-    let relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)]
+    let relations: [(first: Int, second: Int, key: String, check: @Sendable (Any, Any) -> CheckOutcome)]
 
     /// `nil` when the type is not for this path: more than 64 fields, a field of a type the
     /// reader does not read itself, or a rule the tape path must report on (one on a key that
@@ -60,12 +71,12 @@ final class DirectTypeInfo: Sendable {
             guard let field = names.firstIndex(of: entry.key) else { return nil }
             checks[field] = entry.checks
         }
-        var relations: [(first: Int, second: Int, check: @Sendable (Any, Any) -> CheckOutcome)] = []
+        var relations: [(first: Int, second: Int, key: String, check: @Sendable (Any, Any) -> CheckOutcome)] = []
         for relation in rules.relations {
             guard relation.keys.count == 2, let pair = relation.pairBody,
                 let first = names.firstIndex(of: relation.keys[0]), let second = names.firstIndex(of: relation.keys[1])
             else { return nil }
-            relations.append((first, second, pair))
+            relations.append((first, second, relation.reportedKey, pair))
         }
         self.checks = checks
         func typed<Value>(_ type: Value.Type) -> [[Rule<Value>]?] {

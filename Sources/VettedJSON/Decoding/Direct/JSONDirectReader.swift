@@ -5,15 +5,16 @@ import VettedRules
 
 // Generated decoding straight from the bytes: a `@Vetted` type's generated
 // body (`init(__vetted:)`) reads its members as the parser meets them — no
-// tape, no decoder, no rule engine — and takes an input only when nothing in
-// it is in doubt: every token is valid (checked by the parser's own scanners,
-// with its limits and duplicate-key rule), every field is present once, every
-// value converts, every rule passes. Anything else is a miss
+// tape, no decoder — and takes an input when its shape is not in doubt: every
+// token is valid (checked by the parser's own scanners, with its limits and
+// duplicate-key rule), every field is present once, every value converts. A
+// rule that fails is recorded as the tape path's rule engine records it
+// (`DirectViolations.swift`), and decoding goes on. Anything else is a miss
 // (`_VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again on
 // the tape path, which gives the value or the error. So an input either
-// decodes here to what the tape path would give, or is decoded by the tape
-// path itself: the errors are the same by construction. A miss costs one more
-// linear pass.
+// decodes here to what the tape path would give (its value, or its rule
+// violations, tested error for error), or is decoded by the tape path itself.
+// A miss costs one more linear pass; a rule violation does not.
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
@@ -31,8 +32,19 @@ struct JSONDirectReader: _VettedArraySource {
     /// Each type's rules as generated decoding reads them, made once per call by its plan.
     private let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
     /// The object being read, and those it is inside (``beginObject(_:)`` pushes, ``endObject(_:)`` pops).
-    private var object = DirectObject(info: .none)
-    private var outer: [DirectObject] = []
+    var object = DirectObject(info: .none)
+    var outer: [DirectObject] = []
+    /// One per open container, for a violation's path: -1 an object (its key is its
+    /// ``DirectObject``'s), else the index of the array's element being read.
+    var steps: [Int] = []
+    /// Unions being read: a violation in one is left to the tape path.
+    var unionDepth = 0
+    /// The violations kept (in the tape path's order once no object is open), those past the cap,
+    /// the cap, and how many of the kept ones are final.
+    var violations: [VettedError] = []
+    var omitted = 0
+    let cap: Int
+    var settled = 0
     /// The tag key of an internally tagged union just read: the payload's object is the
     /// one already open, and the key is one of its members (a repeat is a duplicate).
     private var continuing: Range<Int>?
@@ -51,6 +63,7 @@ struct JSONDirectReader: _VettedArraySource {
         self.document = document
         maxDepth = Swift.min(limits.effectiveMaxDepth, Self.depthCeiling)
         maxMembers = limits.maxMembers
+        cap = Self.cap(of: document.engine.mode)
     }
 
     // MARK: Tokens
@@ -70,11 +83,13 @@ struct JSONDirectReader: _VettedArraySource {
         do { try reader.countValue(at: reader.scannerState.offset) } catch { throw _VettedDirectMiss() }
         advance()
         depth += 1
+        steps.append(opener == UInt8(ascii: "[") ? 0 : -1)
     }
 
     private mutating func close() {
         advance()
         depth -= 1
+        steps.removeLast()
     }
 
     /// A string value's token, validated as the parser validates it.
@@ -184,12 +199,16 @@ struct JSONDirectReader: _VettedArraySource {
             outer.append(object)
             object = DirectObject(info: info)
             object.members = 1
+            object.regionStart = violations.count
+            object.fieldStart = violations.count
             payloadTagKey = (tagKey, outer.count)
             return
         }
         try open(UInt8(ascii: "{"))
         outer.append(object)
         object = DirectObject(info: info)
+        object.regionStart = violations.count
+        object.fieldStart = violations.count
     }
 
     /// A key spelled exactly `bytes`, then its colon.
@@ -212,6 +231,7 @@ struct JSONDirectReader: _VettedArraySource {
     mutating func beginUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
         guard table.tags.count <= SmallKeyTable.linearSearchLimit else { throw _VettedDirectMiss() }
         try open(UInt8(ascii: "{"))
+        unionDepth += 1
         let tagKey = try key(table.tagKeyBytes)
         let token = try stringToken()
         let range = token.first..<Swift.max(token.first, token.payload)
@@ -234,6 +254,7 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// Closes an adjacently tagged union's object (an internally tagged one was closed by its payload).
     mutating func endUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) {
+        unionDepth -= 1
         guard table.contentKeyBytes != nil else { return }
         guard peek() == UInt8(ascii: "}") else { throw _VettedDirectMiss() }
         close()
@@ -242,6 +263,7 @@ struct JSONDirectReader: _VettedArraySource {
     /// The field of the next member (-1: a key that is no field, whose value
     /// ``skipValue()`` skips), or `nil` once the object is closed.
     mutating func nextField() throws(_VettedDirectMiss) -> Int? {
+        endRun()
         var byte = peek()
         if byte == UInt8(ascii: "}") {
             close()
@@ -272,6 +294,10 @@ struct JSONDirectReader: _VettedArraySource {
             guard object.seen & bit == 0 else { throw _VettedDirectMiss() }
             object.seen |= bit
             object.hint = spelling + 1
+            object.field = field
+            object.spelling = spelling
+            object.keyStart = token.start - 1
+            object.valueStart = scanner.offset
             return field
         }
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
@@ -293,30 +319,43 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// A default that fails its rules: the tape path reports the declaration error.
     mutating func checkDefault<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
-        try check(value, field)
+        let checks = object.info.checks
+        guard checks.indices.contains(field) else { return }
+        for check in checks[field] {
+            guard case .passed = check.outcome(value) else { throw _VettedDirectMiss() }
+        }
     }
 
     /// A required field that never came: the tape path says which.
     mutating func missing(_ field: Int) -> any Error { _VettedDirectMiss() }
 
-    /// Runs the type's relations on the values `value` gives for their fields,
-    /// and goes back to the object this one is in.
+    /// Puts the object's violations in declaration order, runs the type's relations on the
+    /// values `value` gives for their fields, and goes back to the object this one is in.
     mutating func endObject(_ value: (Int) -> Any?) throws(_VettedDirectMiss) {
+        orderRuns()
         for relation in object.info.relations {
-            guard let first = value(relation.first), let second = value(relation.second), case .passed = relation.check(first, second) else {
-                throw _VettedDirectMiss()
+            guard let first = value(relation.first), let second = value(relation.second) else { throw _VettedDirectMiss() }
+            switch relation.check(first, second) {
+            case .passed: continue
+            case .violated(let violation): try violated(violation, relation: relation.key)
+            case .wrongType: throw _VettedDirectMiss()
             }
         }
         object = outer.popLast() ?? DirectObject(info: .none)
+        settleClosedObject()
     }
 
-    /// The field's rules on its value: any outcome but a pass is a miss.
+    /// The field's rules on its value: a violation is recorded, a rule of another type is a miss.
     @inline(__always)
-    private func check<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
+    private mutating func check<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
         let checks = object.info.checks
         guard checks.indices.contains(field) else { return }
         for check in checks[field] {
-            guard case .passed = check.outcome(value) else { throw _VettedDirectMiss() }
+            switch check.outcome(value) {
+            case .passed: continue
+            case .violated(let violation): try violated(violation)
+            case .wrongType: throw _VettedDirectMiss()
+            }
         }
     }
 
@@ -325,9 +364,11 @@ struct JSONDirectReader: _VettedArraySource {
     /// The field's rules on its value when the caller knows them typed (`typed`: see
     /// ``DirectTypeInfo``), called directly; otherwise through ``check(_:_:_:)``.
     @inline(__always)
-    private func check<Value>(_ value: Value, typed: [[Rule<Value>]?], _ field: Int) throws(_VettedDirectMiss) {
+    private mutating func check<Value>(_ value: Value, typed: [[Rule<Value>]?], _ field: Int) throws(_VettedDirectMiss) {
         guard typed.indices.contains(field), let rules = typed[field] else { return try check(value, field) }
-        for rule in rules where rule.check(value) != nil { throw _VettedDirectMiss() }
+        for rule in rules {
+            if let violation = rule.check(value) { try violated(violation) }
+        }
     }
 
     mutating func read(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> String {
@@ -440,6 +481,7 @@ struct JSONDirectReader: _VettedArraySource {
             advance()
         }
         guard count < maxMembers else { throw _VettedDirectMiss() }
+        if let last = steps.indices.last { steps[last] = count }
         return true
     }
 

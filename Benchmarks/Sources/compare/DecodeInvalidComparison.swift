@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Vetted
+
+/// What an invalid document costs against the same valid one: each defect class made
+/// in the last listing of the corpus (and one with a violation in every listing).
+struct DecodeInvalidThroughput: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode-invalid",
+        abstract: "Decode + validate [Listing] with one defect near the end, per defect class, against the same valid document.",
+        discussion: """
+            Prints name<TAB>MB/s<TAB>time/valid: the third column is this document's median time over \
+            the valid one's (at most 1.2 is the target for one defect, 1.5 for a violation in every listing).
+            Every defect is checked to fail, and the valid document to decode, before anything is timed.
+            """)
+
+    @Argument(help: "A listings JSON file (make-listings), whose last listing has \"sold\", \"price\" and \"last_updated\".")
+    var file: String
+
+    @OptionGroup var timing: TimingOptions
+
+    func run() throws {
+        let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+        guard let last = text.range(of: #"{"id": "#, options: .backwards) else {
+            throw ValidationError("\(file) has no listing")
+        }
+        let head = String(text[..<last.lowerBound])
+        let tail = String(text[last.lowerBound...])
+        func nearEnd(_ pattern: String, _ template: String) throws -> String {
+            let changed = tail.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
+            guard changed != tail else { throw ValidationError("the last listing has nothing matching \(pattern)") }
+            return head + changed
+        }
+        let documents: [(name: String, text: String)] = [
+            ("valid", text),
+            ("syntax", try nearEnd(#""sold": "#, #""sold" "#)),
+            ("type-mismatch", try nearEnd(#""sold": (true|false)"#, #""sold": "$1""#)),
+            ("missing-field", try nearEnd(#""sold": (true|false), "#, "")),
+            ("duplicate-key", try nearEnd(#""sold": (true|false), "#, #""sold": $1, "sold": $1, "#)),
+            ("rule-violation", try nearEnd(#""price": "[^"]*""#, #""price": "-1""#)),
+            ("relation", try nearEnd(#""last_updated": "[^"]*""#, #""last_updated": "2000-01-01T00:00:00Z""#)),
+            ("violation-in-every-listing", text.replacingOccurrences(of: #""price": "[^"]*""#, with: #""price": "-1""#, options: .regularExpression)),
+        ]
+        let decoder = VettedJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.limits = Limits(maxInputBytes: .max)
+        let datas = documents.map { Data($0.text.utf8) }
+        for (index, data) in datas.enumerated() {
+            let answer = Result { try decoder.decode([Listing].self, from: data) }
+            switch (index, answer) {
+            case (0, .success), (1..., .failure): continue
+            case (_, .success): throw ValidationError("\(documents[index].name): decoded, but it has a defect")
+            case (_, .failure(let error)): throw ValidationError("the valid document failed: \(error)")
+            }
+        }
+        let medians = try timing.medians(datas.map { data in { try? decoder.decode([Listing].self, from: data) } })
+        for (index, document) in documents.enumerated() {
+            let throughput = Double(datas[index].count) / medians[index] / 1e6
+            print("decode-invalid.\(document.name)\t\(String(format: "%.1f", throughput))\t\(String(format: "%.2f", medians[index] / medians[0]))")
+        }
+    }
+}
