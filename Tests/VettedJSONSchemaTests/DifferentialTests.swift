@@ -2,13 +2,23 @@ import Foundation
 import Testing
 import VettedJSONSchema
 
-/// PyPI's `jsonschema` judges the suite's schemas with every test instance and with
-/// mutations of it (each scalar changed, each container grown and shrunk, at the top and
-/// one level down); Vetted must agree on every case it can judge, apart from the
-/// differences listed here with their reasons.
-@Suite(.enabled(if: SuiteOracle.available, "needs python3 with `pip install jsonschema` and the suite at ../shared"))
-struct DifferentialTests {
-    @Test func jsonschemaAgreesOnTheSuiteAndItsMutations() throws {
+/// Two independent validators, PyPI's `jsonschema` (Python) and `jsonschema-rs` (Rust), each
+/// judge the suite's schemas with every test instance and with mutations of it (each scalar
+/// changed, each container grown and shrunk, at the top and one level down); Vetted must
+/// agree with each on every case it can judge, apart from the differences listed with
+/// their reasons.
+@Suite struct DifferentialTests {
+    @Test(.enabled(if: SuiteOracle.available(.jsonschema), "needs python3 with `pip install jsonschema` and the suite at ../shared"))
+    func jsonschemaAgreesOnTheSuiteAndItsMutations() throws {
+        try agree(with: .jsonschema)
+    }
+
+    @Test(.enabled(if: SuiteOracle.available(.jsonschemaRs), "needs python3 with `pip install jsonschema-rs` and the suite at ../shared"))
+    func jsonschemaRsAgreesOnTheSuiteAndItsMutations() throws {
+        try agree(with: .jsonschemaRs)
+    }
+
+    func agree(with judge: SuiteOracle.Judge) throws {
         var cases: [(draft: String, file: String, schema: JSONValue, instance: JSONValue)] = []
         for draft in ["draft2020-12", "draft7"] {
             let directory = OfficialSuite.folder.appendingPathComponent("tests/\(draft)")
@@ -24,7 +34,7 @@ struct DifferentialTests {
                 }
             }
         }
-        let verdicts = try SuiteOracle.judge(cases.map { ($0.draft, $0.schema, $0.instance) })
+        let verdicts = try SuiteOracle.judge(cases.map { ($0.draft, $0.schema, $0.instance) }, by: judge)
         try #require(verdicts.count == cases.count)
         var agreed = 0
         var unjudged = 0
@@ -47,13 +57,13 @@ struct DifferentialTests {
             }
             if schema.validate(entry.instance).isValid == oracle {
                 agreed += 1
-            } else if SuiteOracle.knownDifferences[entry.file] != nil {
+            } else if judge.knownDifferences[entry.file] != nil {
                 explained[entry.file, default: 0] += 1
             } else {
-                disagreements.append("\(entry.draft)/\(entry.file): \(JSONWriter().string(entry.instance).prefix(120)) — jsonschema: \(oracle)")
+                disagreements.append("\(entry.draft)/\(entry.file): \(JSONWriter().string(entry.instance).prefix(120)) — \(judge.rawValue): \(oracle)")
             }
         }
-        print("jsonschema on the suite and its mutations: \(cases.count) cases, \(agreed) agree, \(unjudged) it could not judge, "
+        print("\(judge.rawValue) on the suite and its mutations: \(cases.count) cases, \(agreed) agree, \(unjudged) it could not judge, "
                 + "explained differences: \(explained.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")), \(disagreements.count) disagree")
         for line in disagreements.prefix(20) { print("  " + line) }
         #expect(disagreements.isEmpty)
@@ -65,11 +75,27 @@ enum SuiteOracle {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/interop/jsonschema_suite_judge.py")
 
-    static var available: Bool {
+    /// An independent validator, run by the script.
+    enum Judge: String {
+        case jsonschema
+        case jsonschemaRs = "jsonschema-rs"
+
+        var module: String { self == .jsonschema ? "jsonschema, referencing" : "jsonschema_rs" }
+
+        /// Where Vetted and this validator answer differently on purpose, by suite file, with the reason.
+        var knownDifferences: [String: String] {
+            switch self {
+            case .jsonschema: SuiteOracle.knownDifferences
+            case .jsonschemaRs: SuiteOracle.knownRustDifferences
+            }
+        }
+    }
+
+    static func available(_ judge: Judge) -> Bool {
         guard OfficialSuite.present else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import jsonschema, referencing"]
+        process.arguments = ["python3", "-c", "import \(judge.module)"]
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
@@ -81,6 +107,11 @@ enum SuiteOracle {
     static let knownDifferences: [String: String] = [
         "const.json": "numbers are compared exactly as written: 9007199254740992.05 is not 9007199254740992, which jsonschema's floats make equal",
         "vocabulary.json": "a metaschema that leaves out the validation vocabulary turns its keywords off, as the suite expects; jsonschema applies them",
+    ]
+
+    /// Where Vetted and jsonschema-rs answer differently on purpose, by suite file, with the reason.
+    static let knownRustDifferences: [String: String] = [
+        "const.json": "numbers are compared exactly as written: 9007199254740992.05 is not 9007199254740992; the judge hands jsonschema-rs what Python's json.loads read, a float that makes them equal",
     ]
 
     /// The instance, then one change at a time: at the top, and to the first member or element.
@@ -124,7 +155,7 @@ enum SuiteOracle {
     }
 
     /// One Python process judges every case: `true`/`false`, or `nil` where it could not.
-    static func judge(_ cases: [(draft: String, schema: JSONValue, instance: JSONValue)]) throws -> [Bool?] {
+    static func judge(_ cases: [(draft: String, schema: JSONValue, instance: JSONValue)], by judge: Judge) throws -> [Bool?] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-oracle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -136,7 +167,7 @@ enum SuiteOracle {
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, input.path, OfficialSuite.folder.appendingPathComponent("remotes").path, output.path]
+        process.arguments = ["python3", script.path, input.path, OfficialSuite.folder.appendingPathComponent("remotes").path, output.path, judge.rawValue]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
