@@ -21,7 +21,8 @@ struct DecodeInvalidThroughput: ParsableCommand {
 
     func run() throws {
         let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
-        guard let last = text.range(of: #"{"id": "#, options: .backwards) else {
+        // Any spacing: make-listings writes `{"id":1,…}`, other corpora `{"id": 1, …}`.
+        guard let last = text.range(of: #"\{\s*"id"\s*:"#, options: [.regularExpression, .backwards]) else {
             throw ValidationError("\(file) has no listing")
         }
         let head = String(text[..<last.lowerBound])
@@ -33,13 +34,13 @@ struct DecodeInvalidThroughput: ParsableCommand {
         }
         let documents: [(name: String, text: String)] = [
             ("valid", text),
-            ("syntax", try nearEnd(#""sold": "#, #""sold" "#)),
-            ("type-mismatch", try nearEnd(#""sold": (true|false)"#, #""sold": "$1""#)),
-            ("missing-field", try nearEnd(#""sold": (true|false), "#, "")),
-            ("duplicate-key", try nearEnd(#""sold": (true|false), "#, #""sold": $1, "sold": $1, "#)),
-            ("rule-violation", try nearEnd(#""price": "[^"]*""#, #""price": "-1""#)),
-            ("relation", try nearEnd(#""last_updated": "[^"]*""#, #""last_updated": "2000-01-01T00:00:00Z""#)),
-            ("violation-in-every-listing", text.replacingOccurrences(of: #""price": "[^"]*""#, with: #""price": "-1""#, options: .regularExpression)),
+            ("syntax", try nearEnd(#""sold"\s*:\s*"#, #""sold" "#)),
+            ("type-mismatch", try nearEnd(#""sold"\s*:\s*(true|false)"#, #""sold": "$1""#)),
+            ("missing-field", try nearEnd(#""sold"\s*:\s*(true|false)\s*,\s*"#, "")),
+            ("duplicate-key", try nearEnd(#""sold"\s*:\s*(true|false)\s*,\s*"#, #""sold": $1, "sold": $1, "#)),
+            ("rule-violation", try nearEnd(#""price"\s*:\s*"[^"]*""#, #""price": "-1""#)),
+            ("relation", try nearEnd(#""last_updated"\s*:\s*"[^"]*""#, #""last_updated": "2000-01-01T00:00:00Z""#)),
+            ("violation-in-every-listing", text.replacingOccurrences(of: #""price"\s*:\s*"[^"]*""#, with: #""price": "-1""#, options: .regularExpression)),
         ]
         let decoder = VettedJSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
