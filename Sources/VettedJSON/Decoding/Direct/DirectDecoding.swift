@@ -178,7 +178,7 @@ extension VettedJSONDecoder {
                 document: document, limits: parser.limits, types: types)
             do {
                 let value = try read.read(&direct, plan)
-                if let violations = direct.outcome(mode: options.validationMode) { return .violations(violations) }
+                if let violations = direct.outcome { return .violations(violations) }
                 return .value(value)
             } catch {
                 return .miss

@@ -38,9 +38,9 @@ extension JSONDirectReader {
     }
 
     /// The violations of the call, as the tape path's rule engine ends it (`nil`: none).
-    func outcome(mode: ValidationMode) -> ValidationErrors? {
+    var outcome: ValidationErrors? {
         guard !violations.isEmpty || omitted > 0 else { return nil }
-        switch mode {
+        switch document.engine.mode {
         case .failFast: return ValidationErrors(errors: Array(violations.prefix(1)), omitted: 0)
         case .collect: return ValidationErrors(errors: violations, omitted: omitted)
         }
@@ -58,23 +58,26 @@ extension JSONDirectReader {
             omitted += 1
             return
         }
-        let path = codingPath(appending: relation)
+        let path = try codingPath(appending: relation)
         let location = relation == nil ? fieldValueLocation() : nil
         violations.append(document.engine.error(violation, at: path, location))
     }
 
-    /// The path of the field being read (or of `key` in the object just closed).
-    private func codingPath(appending key: String?) -> [any CodingKey] {
+    /// The path of the field being read (or of `key` in the object just closed); a container
+    /// this cannot name is a miss, never a path with a part left out.
+    private func codingPath(appending key: String?) throws(_VettedDirectMiss) -> [any CodingKey] {
         let objects = Array(outer.dropFirst()) + [object]
         var next = 0
         var path: [any CodingKey] = []
         for step in steps {
             if step >= 0 {
                 path.append(PathKey(intValue: step))
-            } else if objects.indices.contains(next) {
-                let table = objects[next].info.table
+            } else {
+                guard objects.indices.contains(next) else { throw _VettedDirectMiss() }
+                let spellings = objects[next].info.table.spellings
                 let spelling = objects[next].spelling
-                path.append(PathKey(stringValue: table.spellings.indices.contains(spelling) ? table.spellings[spelling] : ""))
+                guard spellings.indices.contains(spelling) else { throw _VettedDirectMiss() }
+                path.append(PathKey(stringValue: spellings[spelling]))
                 next += 1
             }
         }
@@ -85,16 +88,12 @@ extension JSONDirectReader {
     /// Where the tape path locates the value of the field being read: a scalar's first
     /// byte (a string's quote), a container's key.
     private func fieldValueLocation() -> ValueLocation {
-        let scanner = reader.scannerState
-        var offset = object.valueStart
-        while true {
-            let byte = scanner.byte(at: offset)
-            guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
-                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { offset = object.keyStart }
-                return ValueLocation(offset: offset, source: document.source)
-            }
-            offset += 1
-        }
+        var scanner = reader.scannerState
+        scanner.offset = object.valueStart
+        scanner.skipWhitespace()
+        let byte = scanner.current
+        let offset = byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") ? object.keyStart : scanner.offset
+        return ValueLocation(offset: offset, source: document.source)
     }
 
     /// Ends the run of the field just read (called before the next member, and at the close).
