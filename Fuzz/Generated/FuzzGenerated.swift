@@ -6,7 +6,8 @@
 // kind, a struct with defaults and aliases) are decoded straight from the
 // bytes, from the tape and, when the input is JSON without a repeated key,
 // from it as a binary property list: the same value or the same errors (code
-// and path). The overloads the compiler picks for a type known to be `@Vetted`
+// and path); and under each configuration, with a key strategy that keeps every key
+// (so their generated `init(from:)` runs), the same value or the same error. The overloads the compiler picks for a type known to be `@Vetted`
 // give what the generic call gives. Build and run with scripts/fuzz.sh generated SECONDS (which
 // compiles the shared Tests/VettedMacrosTests/GeneratedCorpus.swift and
 // ShapesCorpus.swift into this target and loads the macro plugin).
@@ -82,6 +83,10 @@ public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     compare([DirectItem].self, bytes, options)
     compare(DirectItem.self, bytes, options)
     compareOverloads(bytes, options)
+    // Defaults, aliases and unions: the generated init(from:) (a key strategy's path) answers as generated decoding does.
+    compare([Page].self, bytes, options)
+    compare([TestEvent].self, bytes, options)
+    compare(WrappedEvent.self, bytes, options)
     // The shapes: a property list can say the same only of JSON without a repeated key.
     let text = String(decoding: bytes, as: UTF8.self)
     let plist = (try? JSONParser(limits: Limits(maxInputBytes: 1 << 20, maxDepth: 64)).parse(bytes)) != nil && text.utf8.elementsEqual(bytes)

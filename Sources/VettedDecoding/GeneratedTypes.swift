@@ -169,23 +169,38 @@ public final class _VettedFieldTable: Sendable {
 /// `@Alias` fields): a key by its string, and the lookups of a field's
 /// spellings. Generated code only.
 @_documentation(visibility: private)
-public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, Sendable {
+public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, _VettedFieldSpellingKey, Sendable {
     public let stringValue: String
     public var intValue: Int? { nil }
     /// An alias: the declaration probe, which holds every key, holds only a field's first spelling.
     public let __vettedProbeAbsent: Bool
+    /// The field's own key (its first spelling): the decoders run the rules declared under it
+    /// on a value found at any spelling.
+    public let __vettedFieldName: String
 
     public init(_ name: String) {
         stringValue = name
+        __vettedFieldName = name
         __vettedProbeAbsent = false
     }
 
     public init?(stringValue: String) { self.init(stringValue) }
     public init?(intValue: Int) { nil }
 
-    private init(alias: String) {
+    /// As a synthesized `CodingKeys` key describes itself, so that a message names a key
+    /// the same way whichever of a type's decodings made it.
+    public var description: String { CodingKeys(stringValue: stringValue).description }
+
+    private init(alias: String, field: String) {
         stringValue = alias
+        __vettedFieldName = field
         __vettedProbeAbsent = true
+    }
+
+    private init(spelling: String, field: String) {
+        stringValue = spelling
+        __vettedFieldName = field
+        __vettedProbeAbsent = false
     }
 
     /// The one spelling of a field present in `container`, or `nil`.
@@ -195,20 +210,59 @@ public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, Sendable {
     public static func present(
         _ spellings: [String], in container: KeyedDecodingContainer<_VettedKey>, defaulted: Bool = false
     ) throws -> _VettedKey? {
-        var found: _VettedKey?
+        let found = presentKeys(spellings, in: container, defaulted: defaulted)
+        if found.count > 1 { throw duplicate(among: [found], in: container) }
+        return found.first
+    }
+
+    /// Before any field is read: no field of `table` is present by two spellings. Reported as
+    /// every decoder reports it, whatever else the object holds: the pair whose second
+    /// spelling comes first in the document, at that second spelling.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` carrying `duplicateKey`.
+    public static func checkSpellings(_ table: _VettedFieldTable, in container: KeyedDecodingContainer<_VettedKey>) throws {
+        var repeated: [[_VettedKey]] = []
+        for field in table.aliases.indices where !table.aliases[field].isEmpty && table.names.indices.contains(field) {
+            let defaulted = table.isRequired.indices.contains(field) && !table.isRequired[field] && !table.isOptional[field]
+            let found = presentKeys([table.names[field]] + table.aliases[field], in: container, defaulted: defaulted)
+            if found.count > 1 { repeated.append(found) }
+        }
+        guard !repeated.isEmpty else { return }
+        throw duplicate(among: repeated, in: container)
+    }
+
+    /// The keys of `spellings` (one field's) that `container` holds, in the order given.
+    private static func presentKeys(_ spellings: [String], in container: KeyedDecodingContainer<_VettedKey>, defaulted: Bool) -> [_VettedKey] {
+        var found: [_VettedKey] = []
         for (position, spelling) in spellings.enumerated() {
-            let key = position == 0 && !defaulted ? _VettedKey(spelling) : _VettedKey(alias: spelling)
-            guard container.contains(key) else { continue }
-            if let found {
-                let path = container.codingPath + [key]
-                let error = VettedError(
-                    code: .duplicateKey, path: DocumentPath(codingPath: path),
-                    message: "keys \"\(Excerpt.escape(found.stringValue))\" and \"\(Excerpt.escape(spelling))\" both spell one field")
-                throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
-            }
-            found = key
+            let key =
+                position == 0 && !defaulted
+                ? _VettedKey(spelling: spelling, field: spellings[0]) : _VettedKey(alias: spelling, field: spellings[0])
+            if container.contains(key) { found.append(key) }
         }
         return found
+    }
+
+    /// `duplicateKey` for fields present by two or more spellings each: of each field, its
+    /// first two in document order; of those pairs, the one whose second comes first.
+    /// (A decoder's `allKeys` in document order; read only here, on the way to this error.)
+    private static func duplicate(among fields: [[_VettedKey]], in container: KeyedDecodingContainer<_VettedKey>) -> DecodingError {
+        var order: [String: Int] = [:]
+        for (position, key) in container.allKeys.enumerated() where order[key.stringValue] == nil { order[key.stringValue] = position }
+        var chosen: (first: _VettedKey, second: _VettedKey, at: Int)?
+        for keys in fields {
+            let sorted = keys.enumerated().sorted { (order[$0.element.stringValue] ?? Int.max, $0.offset) < (order[$1.element.stringValue] ?? Int.max, $1.offset) }
+            guard sorted.count > 1 else { continue }
+            let at = order[sorted[1].element.stringValue] ?? Int.max
+            if chosen == nil || at < chosen?.at ?? Int.max { chosen = (sorted[0].element, sorted[1].element, at) }
+        }
+        let first = chosen?.first.stringValue ?? ""
+        let second = chosen?.second ?? _VettedKey("")
+        let path = container.codingPath + [second]
+        let error = VettedError(
+            code: .duplicateKey, path: DocumentPath(codingPath: path),
+            message: "keys \"\(Excerpt.escape(first))\" and \"\(Excerpt.escape(second.stringValue))\" both spell one field")
+        return DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
     }
 
     /// A `@Default` standing in for an absent `key` of `Owner`: the key's rules run on it

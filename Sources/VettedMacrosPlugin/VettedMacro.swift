@@ -296,6 +296,10 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
     /// field's spellings looked up (two of them: `duplicateKey`) and its default when absent.
     static func initFromDecoderBody(_ model: Model) -> [String] {
         var lines: [String] = []
+        if model.coded.contains(where: { !$0.aliases.isEmpty }) {
+            // Two spellings of one field: reported before any field is read, as every decoder does.
+            lines.append("        try VettedDecoding._VettedKey.checkSpellings(Self.__vettedFields, in: container)")
+        }
         for (index, property) in model.coded.enumerated() {
             let type = "__VettedField\(index).self"
             guard property.defaultExpression != nil || !property.aliases.isEmpty else {

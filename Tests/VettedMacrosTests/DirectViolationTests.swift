@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@_spi(Testing) import Vetted
+import VettedCore
+@_spi(Testing) import VettedJSON
+import VettedMacros
 import VettedTestSupport
 
 /// Rule violations are read once: straight from the bytes, recorded where they are met,

@@ -273,6 +273,7 @@ import VettedMacrosPlugin
             extension Page {
                 init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: VettedDecoding._VettedKey.self)
+                    try VettedDecoding._VettedKey.checkSpellings(Self.__vettedFields, in: container)
                     if let key = try VettedDecoding._VettedKey.present(["limit"], in: container, defaulted: true) {
                         self.limit = try container.decode(__VettedField0.self, forKey: key)
                     } else {

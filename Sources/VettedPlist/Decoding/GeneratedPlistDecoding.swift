@@ -62,6 +62,25 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
         return lookup.entries[found.position].value
     }
 
+    /// Before any field is read: no field is present by two spellings. As every decoder
+    /// reports it: of each field's spellings present, its first two in document order; of
+    /// those pairs, the one whose second comes first, at that second.
+    mutating func checkSpellings() throws {
+        var byField: [[(spelling: Int, position: Int)]] = Array(repeating: [], count: table.names.count)
+        for spelling in table.spellings.indices {
+            let field = table.field(ofSpelling: spelling)
+            guard byField.indices.contains(field), let position = lookup.position(of: table.spellings[spelling]) else { continue }
+            byField[field].append((spelling, position))
+        }
+        var chosen: (first: Int, second: Int, at: Int)?
+        for found in byField where found.count > 1 {
+            let sorted = found.sorted { $0.position < $1.position }
+            if sorted[1].position < chosen?.at ?? Int.max { chosen = (sorted[0].spelling, sorted[1].spelling, sorted[1].position) }
+        }
+        guard let chosen, table.spellings.indices.contains(chosen.first), table.spellings.indices.contains(chosen.second) else { return }
+        throw table.duplicateSpelling(table.spellings[chosen.first], table.spellings[chosen.second], codingPath: decoder.codingPath)
+    }
+
     /// The member of `field`, or `keyNotFound` as a keyed container says it.
     @inline(__always)
     private mutating func value(_ field: Int) throws -> PlistValue {
@@ -232,7 +251,10 @@ extension PlistValueDecoder {
             // init(from:) asks for every field: the rules' declaration check sees the same.
             if scope.isTracking { for name in table.names { engine.asked(name, in: scope) } }
             var fields = PlistFieldSource(decoder: self, table: table, lookup: PlistEntryLookup(dictionary), scope: scope, entries: entries)
-            if table.hasAliases { fields.spelled = Array(repeating: nil, count: table.names.count) }
+            if table.hasAliases {
+                fields.spelled = Array(repeating: nil, count: table.names.count)
+                try fields.checkSpellings()
+            }
             return try SameType.cast(try G(__vetted: &fields), to: T.self)
         }
     }

@@ -91,7 +91,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
             throw mismatch([String: Any].self, expected: "Dictionary<String, Any>", value, codingPath)
         }
         if let active, active.isTracking { context.engine.sawKeys(Key.self, in: active) }
-        let reader = PlistKeyedReader(decoder: self, dictionary: dictionary, active: active)
+        let reader = PlistKeyedReader(decoder: self, dictionary: dictionary, active: active, spells: active != nil && TypeRules.spells(Key.self))
         return KeyedDecodingContainer(PlistKeyedContainer<Key>(reader: reader))
     }
 
@@ -351,7 +351,11 @@ final class PlistKeyedReader {
     private var lookup: PlistEntryLookup
 
     /// `dictionary` has no repeated key: the reader applied the duplicate-key policy.
-    init(decoder: PlistValueDecoder, dictionary: PlistDictionary, active: RuleScope?) {
+    /// Whether a key may be another spelling of a field (`@Alias`), whose rules are the field's.
+    let spells: Bool
+
+    init(decoder: PlistValueDecoder, dictionary: PlistDictionary, active: RuleScope?, spells: Bool) {
+        self.spells = spells
         self.decoder = decoder
         lookup = PlistEntryLookup(dictionary)
         self.active = active
@@ -397,7 +401,7 @@ final class PlistKeyedReader {
     }
 
     private func validate<Value>(_ value: Value, _ key: any CodingKey, _ active: RuleScope) throws {
-        guard let entry = active.rules.entryIndex(key.stringValue) else { return }
+        guard let entry = active.rules.entryIndex(TypeRules.fieldName(key, spells: spells)) else { return }
         try decoder.validate(value, entry: entry, key: key, in: active)
     }
 

@@ -54,6 +54,28 @@ public protocol _VettedProbeAbsentKey: CodingKey {
     var __vettedProbeAbsent: Bool { get }
 }
 
+/// A coding key that may be another spelling of a field (`@Alias`): a decoder runs the
+/// rules declared under ``__vettedFieldName`` on the value found at it, so that a rule holds
+/// on every spelling of its field. Generated code only.
+@_documentation(visibility: private)
+public protocol _VettedFieldSpellingKey: CodingKey {
+    /// The field's own key, under which its rules are declared.
+    var __vettedFieldName: String { get }
+}
+
+extension TypeRules {
+    /// Whether keys of type `Key` may spell a field another way (checked once per container).
+    package static func spells<Key: CodingKey>(_ type: Key.Type) -> Bool { Key.self is any _VettedFieldSpellingKey.Type }
+
+    /// The name the rules of the field at `key` are declared under: `key`'s string, or the
+    /// field's own key when `key` is another spelling of it (`spells` says whether to look).
+    @inline(__always)
+    package static func fieldName(_ key: any CodingKey, spells: Bool) -> String {
+        guard spells, let spelling = key as? any _VettedFieldSpellingKey else { return key.stringValue }
+        return spelling.__vettedFieldName
+    }
+}
+
 /// The `userInfo` key the declaration probe's decoder holds: generated code that
 /// would refuse stand-in values (a tagged union's tag) walks its first case instead.
 package enum DeclarationProbeKey {

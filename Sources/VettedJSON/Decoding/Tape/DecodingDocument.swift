@@ -216,7 +216,11 @@ final class DecodingDocument {
 
     /// A number entry as `Double`, or `nil` when it is not representable.
     func double(_ entry: JSONTape.Entry) -> Double? {
-        if let small = smallInteger(entry), abs(small) < 1 << 53 { return Double(small) }
+        if let small = smallInteger(entry), abs(small) < 1 << 53 {
+            // `-0` keeps its sign, as it does in Foundation and every IEEE 754 reader.
+            guard small == 0, entry.payload > entry.first, scanner?.byte(at: entry.first) == UInt8(ascii: "-") else { return Double(small) }
+            return -0.0
+        }
         return try? JSONNumber(validatedLiteral: literal(entry)).doubleValue
     }
 

@@ -11,7 +11,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let reader: KeyedReader
 
     init(decoder: TapeDecoder, object: Int, base: PathBase, active: RuleScope?) {
-        reader = KeyedReader(decoder: decoder, object: object, base: base, active: active)
+        reader = KeyedReader(decoder: decoder, object: object, base: base, active: active, spells: active != nil && TypeRules.spells(Key.self))
     }
 
     var codingPath: [any CodingKey] { reader.codingPath }
@@ -75,8 +75,11 @@ final class KeyedReader {
     /// Whether lookups are recorded for the rules' declaration check (a type's first value):
     /// a plain Bool, so that the common case reads no `RuleScope` (and retains nothing).
     let tracking: Bool
+    /// Whether a key may be another spelling of a field (`@Alias`), whose rules are the field's.
+    let spells: Bool
 
-    init(decoder: TapeDecoder, object: Int, base: PathBase, active: RuleScope?) {
+    init(decoder: TapeDecoder, object: Int, base: PathBase, active: RuleScope?, spells: Bool) {
+        self.spells = spells
         self.decoder = decoder
         self.object = object
         self.base = base
@@ -205,7 +208,7 @@ final class KeyedReader {
         let name = key.stringValue
         let index = try member(key, name)
         let value = try body(index, codingPath + [key])
-        if let active { try decoder.validate(value, key: key, name: name, at: index, scope: active, base: base) }
+        if let active { try decoder.validate(value, key: key, name: TypeRules.fieldName(key, spells: spells), at: index, scope: active, base: base) }
         return value
     }
 
@@ -222,7 +225,7 @@ final class KeyedReader {
         let name = key.stringValue
         let index = try member(key, name)
         let value = try decoder.child(T.self, at: index, base: base, .key(key))
-        if let active { try decoder.validate(value, key: key, name: name, at: index, scope: active, base: base) }
+        if let active { try decoder.validate(value, key: key, name: TypeRules.fieldName(key, spells: spells), at: index, scope: active, base: base) }
         return value
     }
 
