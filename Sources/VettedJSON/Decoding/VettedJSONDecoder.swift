@@ -222,6 +222,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
         switch decodeDirectly(type, source: source, parser: parser, options: options, read: read) {
         case .value(let value): return value
         case .violations(let errors): throw errors
+        case .failure(let error): throw error
         case .miss: break
         }
         // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,

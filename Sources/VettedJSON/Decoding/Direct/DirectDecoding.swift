@@ -181,7 +181,7 @@ extension VettedJSONDecoder {
                 if let violations = direct.outcome { return .violations(violations) }
                 return .value(value)
             } catch {
-                return .miss
+                return direct.failureOutcome().map { .failure($0) } ?? .miss
             }
         }
     }

@@ -9,6 +9,8 @@ struct DirectObject {
     /// The fields met so far, one bit each.
     var seen: UInt64 = 0
     var members = 0
+    /// Where its opening brace is (a missing field's place).
+    var openOffset = 0
     /// The field after the last one found: keys usually come in order.
     var hint = 0
     /// Keys that are no field, to find a repeat among them.

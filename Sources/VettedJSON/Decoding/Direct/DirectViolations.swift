@@ -18,6 +18,8 @@ import VettedRules
 enum DirectOutcome<T> {
     case value(T)
     case violations(ValidationErrors)
+    /// A structural error (a wrong kind, a missing field) that the tape path would give.
+    case failure(any Error)
     case miss
 }
 
@@ -65,7 +67,7 @@ extension JSONDirectReader {
 
     /// The path of the field being read (or of `key` in the object just closed); a container
     /// this cannot name is a miss, never a path with a part left out.
-    private func codingPath(appending key: String?) throws(_VettedDirectMiss) -> [any CodingKey] {
+    func codingPath(appending key: String?) throws(_VettedDirectMiss) -> [any CodingKey] {
         let objects = Array(outer.dropFirst()) + [object]
         var next = 0
         var path: [any CodingKey] = []

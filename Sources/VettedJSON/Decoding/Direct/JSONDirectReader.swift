@@ -42,6 +42,8 @@ struct JSONDirectReader: _VettedArraySource {
     /// The violations kept (in the tape path's order once no object is open), those past the cap,
     /// the cap, and how many of the kept ones are final.
     var violations: [VettedError] = []
+    /// The structural error met, if any (`DirectFailures.swift`): the answer once the rest is read.
+    var failure: DirectFailure?
     var omitted = 0
     let cap: Int
     var settled = 0
@@ -207,6 +209,7 @@ struct JSONDirectReader: _VettedArraySource {
         try open(UInt8(ascii: "{"))
         outer.append(object)
         object = DirectObject(info: info)
+        object.openOffset = reader.scannerState.offset - 1
         object.regionStart = violations.count
         object.fieldStart = violations.count
     }
@@ -326,8 +329,8 @@ struct JSONDirectReader: _VettedArraySource {
         }
     }
 
-    /// A required field that never came: the tape path says which.
-    mutating func missing(_ field: Int) -> any Error { _VettedDirectMiss() }
+    /// A required field that never came: the tape path's error, recorded.
+    mutating func missing(_ field: Int) -> any Error { recordMissing(field) }
 
     /// Puts the object's violations in declaration order, runs the type's relations on the
     /// values `value` gives for their fields, and goes back to the object this one is in.
@@ -372,12 +375,14 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     mutating func read(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> String {
+        guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
         let value = try string()
         try check(value, typed: object.info.stringRules, field)
         return value
     }
 
     mutating func read(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> Int {
+        if let kind = kindAhead(), kind != .number { throw mismatch(Int.self, found: kind) }
         let value = try integer()
         try check(value, typed: object.info.intRules, field)
         return value
@@ -390,6 +395,8 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     mutating func read(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> Bool {
+        // As in Foundation, a null where a Bool is expected is a type mismatch.
+        if let kind = kindAhead(), kind != .true, kind != .false { throw mismatch(Bool.self, found: kind, nullIsMismatch: true) }
         let value = try bool()
         try check(value, field)
         return value
@@ -414,6 +421,7 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     mutating func read<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> G {
+        if let kind = kindAhead(), kind != .object { throw mismatch([String: Any].self, found: kind, expected: .object) }
         let value = try generated(G.self)
         try check(value, field)
         return value

@@ -328,11 +328,23 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     func mismatch(
         _ type: Any.Type, _ entry: JSONTape.Entry, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
     ) -> DecodingError {
-        if entry.kind == .null, !nullIsMismatch {
+        Self.mismatch(type, found: entry.kind, codingPath, expected: expected, nullIsMismatch: nullIsMismatch)
+    }
+
+    /// A value of kind `found` where `type` was expected, as JSONDecoder says it (both readers' one wording).
+    static func mismatch(
+        _ type: Any.Type, found: JSONTape.Kind, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
+    ) -> DecodingError {
+        if found == .null, !nullIsMismatch {
             return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
         }
         return .typeMismatch(
-            type, .init(codingPath: codingPath, debugDescription: expected ?? "Expected to decode \(type) but found \(Self.describe(entry)) instead."))
+            type, .init(codingPath: codingPath, debugDescription: expected ?? "Expected to decode \(type) but found \(describe(found)) instead."))
+    }
+
+    /// JSONDecoder's words for a container of `kind` that is not one.
+    static func containerExpected(_ kind: JSONTape.Kind, found: JSONTape.Kind) -> String {
+        "Expected to decode \(kind == .object ? "Dictionary<String, Any>" : "Array<Any>") but found \(describe(found)) instead."
     }
 
     /// Throws JSONDecoder's type mismatch unless the value at `index` is a container of `kind` (`.object` or `.array`).
@@ -340,12 +352,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let entry = document.entry(index)
         guard entry.kind != kind else { return }
         let type: Any.Type = kind == .object ? [String: Any].self : [Any].self
-        let name = kind == .object ? "Dictionary<String, Any>" : "Array<Any>"
-        throw mismatch(type, entry, codingPath(), expected: "Expected to decode \(name) but found \(Self.describe(entry)) instead.")
+        throw mismatch(type, entry, codingPath(), expected: Self.containerExpected(kind, found: entry.kind))
     }
 
-    static func describe(_ entry: JSONTape.Entry) -> String {
-        switch entry.kind {
+    static func describe(_ entry: JSONTape.Entry) -> String { describe(entry.kind) }
+
+    static func describe(_ kind: JSONTape.Kind) -> String {
+        switch kind {
         case .null: "null"
         case .false, .true: "bool"
         case .number: "number"

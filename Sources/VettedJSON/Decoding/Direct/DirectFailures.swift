@@ -1,0 +1,130 @@
+import Foundation
+@_spi(Scanning) import VettedCore
+import VettedDecoding
+import VettedRules
+
+// Structural errors met straight from the bytes: a field's value of the wrong kind,
+// a required field that never came. The tape path parses the whole document first
+// (a syntax error anywhere is its answer), then reads each object's fields in
+// declaration order and each array's elements in order, and stops at its first
+// structural error. So such an error found here is the call's answer once the rest
+// of the input is shown to be JSON the parser takes, and no field the tape path
+// reads before the failing one comes later in the document: the reader goes on
+// through what is left of each open container — skipping values with every check
+// the parser makes — and any doubt there is a miss, as before.
+
+/// A structural error recorded by the byte reader, not yet the call's answer.
+struct DirectFailure {
+    /// The error as the tape path throws it, before it is located.
+    let error: DecodingError
+    /// Where the tape path locates it.
+    let offset: Int
+    /// The failing value is still ahead (a mismatch); else its object has just closed (a missing field).
+    let valuePending: Bool
+}
+
+extension JSONDirectReader {
+    /// The kind of the value ahead, from its first byte (`nil`: not a value's start).
+    mutating func kindAhead() -> JSONTape.Kind? {
+        switch peek() {
+        case UInt8(ascii: "{"): .object
+        case UInt8(ascii: "["): .array
+        case UInt8(ascii: "\""): .string
+        case UInt8(ascii: "t"): .true
+        case UInt8(ascii: "f"): .false
+        case UInt8(ascii: "n"): .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): .number
+        default: nil
+        }
+    }
+
+    /// A field's value of another kind than `type`: recorded as the tape path reports it
+    /// (`expected`: its words for a container type), then a miss that ends the generated body.
+    @inline(never)
+    mutating func mismatch(
+        _ type: Any.Type, found: JSONTape.Kind?, expected: JSONTape.Kind? = nil, nullIsMismatch: Bool = false
+    ) -> _VettedDirectMiss {
+        guard let found, failure == nil, unionDepth == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
+            return _VettedDirectMiss()
+        }
+        let start = reader.scannerState.offset
+        var offset = start
+        if found == .object || found == .array {
+            // The tape path places a container at its bracket; an empty one at its key.
+            var scanner = reader.scannerState
+            scanner.offset = start + 1
+            scanner.skipWhitespace()
+            if scanner.current == UInt8(ascii: found == .object ? "}" : "]") { offset = object.keyStart }
+        }
+        let words = expected.map { TapeDecoder.containerExpected($0, found: found) }
+        failure = DirectFailure(
+            error: TapeDecoder.mismatch(type, found: found, path, expected: words, nullIsMismatch: nullIsMismatch), offset: offset,
+            valuePending: true)
+        return _VettedDirectMiss()
+    }
+
+    /// A required field that never came (its object has just closed): recorded as the tape path reports it.
+    @inline(never)
+    mutating func recordMissing(_ field: Int) -> _VettedDirectMiss {
+        let table = object.info.table
+        guard failure == nil, unionDepth == 0, table.keys.indices.contains(field), let path = try? codingPath(appending: nil) else {
+            return _VettedDirectMiss()
+        }
+        // The object's opening brace; an empty object is placed at the key it is the value of, if any.
+        var offset = object.openOffset
+        if object.members == 0 {
+            offset = steps.last == -1 && !outer.isEmpty ? (outer.last?.keyStart ?? 0) : 0
+        }
+        let key = table.keys[field]
+        let error = DecodingError.keyNotFound(
+            key, .init(codingPath: path, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        failure = DirectFailure(error: error, offset: offset, valuePending: false)
+        return _VettedDirectMiss()
+    }
+
+    /// The recorded structural error as the call's answer, once the rest of the input is read
+    /// as the tape path would read it; `nil` when anything there is in doubt (a miss).
+    mutating func failureOutcome() -> (any Error)? {
+        guard let failure, unionDepth == 0 else { return nil }
+        // Fail-fast: a violation recorded before may come first in the tape path's order.
+        // So may a relation of an open object, which the tape path checks once both its fields are read.
+        if case .failFast = document.engine.mode {
+            guard violations.isEmpty, omitted == 0, object.info.relations.isEmpty, outer.allSatisfy({ $0.info.relations.isEmpty }) else { return nil }
+        }
+        do throws(_VettedDirectMiss) {
+            if failure.valuePending {
+                try skipValue()
+            } else {
+                object = outer.popLast() ?? DirectObject(info: .none)
+            }
+            while let step = steps.last {
+                if step < 0 {
+                    // The tape path reads fields in declaration order: one before the failing one, later here, comes first there.
+                    let failing = object.field
+                    while let field = try nextField() {
+                        if field >= 0 && field < failing { return nil }
+                        try skipValue()
+                    }
+                    // So is a required field before it that never came (the tape path's keyNotFound).
+                    let required = object.info.table.isRequired
+                    for field in 0..<Swift.min(Swift.max(0, failing), required.count, 64)
+                    where required[field] && object.seen & (1 << UInt64(field)) == 0 {
+                        return nil
+                    }
+                    object = outer.popLast() ?? DirectObject(info: .none)
+                } else {
+                    var count = step + 1
+                    while try nextElement(count) {
+                        try skipValue()
+                        count += 1
+                    }
+                }
+            }
+            _ = try finished(())
+        } catch {
+            return nil
+        }
+        let source = document.source
+        return failure.error.located { _ in ValueLocation(offset: failure.offset, source: source) }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import VettedCore
+@_spi(Testing) import VettedJSON
+import VettedMacros
+
+/// Structural errors are read once too: a field's value of the wrong kind, or a required
+/// field that never came, is the call's answer straight from the bytes — the tape path's
+/// error exactly — once the rest of the document is read as the tape path would read it.
+@Suite struct DirectFailureTests {
+    static let base = GenCorpus.directBase(date: "1533390784.5")
+
+    /// `base` with the member `key`'s value replaced (or the member removed), inside an array after a valid copy.
+    static func document(_ key: String, _ value: String?) -> String {
+        var members = base
+        if let index = members.members.firstIndex(where: { $0.key == key }) {
+            if let value { members.members[index].value = value } else { members.members.remove(at: index) }
+        }
+        return "[\(base.text), \(members.text)]"
+    }
+
+    /// The byte offset of the first `needle` at or after `from` in `text`.
+    static func offset(of needle: String, in text: String, after from: Int = 0) -> Int {
+        let bytes = Array(text.utf8)
+        let wanted = Array(needle.utf8)
+        for start in from..<(bytes.count - wanted.count + 1) where Array(bytes[start..<(start + wanted.count)]) == wanted { return start }
+        return -1
+    }
+
+    func failure(_ json: String, _ decoder: VettedJSONDecoder = VettedJSONDecoder()) throws -> (direct: Bool, error: VettedError) {
+        let data = Data(json.utf8)
+        let error = try #require(throws: DecodingError.self) { try decoder.decode([DirectItem].self, from: data) }
+        return (decoder.decodesDirectly([DirectItem].self, from: data), try #require(error.vettedError))
+    }
+
+    @Test func aValueOfTheWrongKindIsAnsweredStraightFromTheBytes() throws {
+        let second = Self.offset(of: "}, {", in: Self.document("count", nil)) + 3
+        for (value, code, message) in [
+            (#""five""#, "typeMismatch", #""count": expected an integer"#), ("null", "valueNotFound", #""count": null where an integer is required"#),
+            ("[1]", "typeMismatch", #""count": expected an integer"#),
+        ] {
+            let json = Self.document("count", value)
+            let (direct, error) = try failure(json)
+            #expect(direct, "\(value)")
+            #expect("\(error.code) \(error.path)" == "\(code) $[1].count")
+            #expect(error.offset == Self.offset(of: value, in: json, after: second))
+            #expect(error.message == message)
+        }
+        // A struct field that is not an object; a Bool that is null (as Foundation: a type mismatch).
+        let child = Self.document("child", #""n""#)
+        let (childDirect, childError) = try failure(child)
+        #expect(childDirect && "\(childError.code) \(childError.path)" == "typeMismatch $[1].child")
+        #expect(childError.offset == Self.offset(of: #""n", "spare""#, in: child, after: second))
+        let flag = Self.document("flag", "null")
+        let (flagDirect, flagError) = try failure(flag)
+        #expect(flagDirect && "\(flagError.code) \(flagError.path) \(flagError.offset ?? -1)" == "typeMismatch $[1].flag \(Self.offset(of: "null", in: flag, after: second))")
+        // An empty container is placed at its key, as the tape path places it.
+        let empty = Self.document("count", "{}")
+        let (emptyDirect, emptyError) = try failure(empty)
+        #expect(emptyDirect && emptyError.offset == Self.offset(of: #""count""#, in: empty, after: second))
+    }
+
+    @Test func aMissingFieldIsAnsweredStraightFromTheBytes() throws {
+        let json = Self.document("label", nil)
+        let (direct, error) = try failure(json)
+        #expect(direct)
+        #expect("\(error.code) \(error.path) \(error.offset ?? -1)" == "keyNotFound $[1].label \(Self.offset(of: "}, {", in: json) + 3)")
+        #expect(error.message == #"the required field "label" is missing"#)
+        // In a nested empty object: placed at its key.
+        let nested = Self.document("child", "{}")
+        let (nestedDirect, nestedError) = try failure(nested)
+        #expect(nestedDirect)
+        #expect(
+            "\(nestedError.code) \(nestedError.path) \(nestedError.offset ?? -1)"
+                == "keyNotFound $[1].child.name \(Self.offset(of: #""child": {}"#, in: nested))")
+    }
+
+    /// What only the tape path can say stays its answer: a syntax error after the failure, a field
+    /// the tape path reads first coming later, a repeated key.
+    @Test func whatComesAfterTheFailureCanStillDecide() throws {
+        let syntax = Self.document("count", #""x""#).replacingOccurrences(of: #""other": {}}]"#, with: #""other": {}]]"#)
+        let data = Data(syntax.utf8)
+        #expect(!VettedJSONDecoder().decodesDirectly([DirectItem].self, from: data))
+        let error = try #require(throws: DecodingError.self) { try VettedJSONDecoder().decode([DirectItem].self, from: data) }
+        #expect(error.vettedError?.code == .unexpectedCharacter)
+
+        // `count` (the first field) comes after a wrong `label`: the tape path reports `count`.
+        var members = Self.base
+        members.members.swapAt(0, 1)
+        members.members[0].value = "7"
+        members.members[1].value = #""late""#
+        let (direct, lateError) = try failure("[\(members.text)]")
+        #expect(!direct)
+        #expect("\(lateError.code) \(lateError.path)" == "typeMismatch $[0].count")
+
+        let repeated = Self.document("count", #""x""#).replacingOccurrences(of: #""other": {}}]"#, with: #""other": {}, "count": 1}]"#)
+        let (repeatedDirect, repeatedError) = try failure(repeated)
+        #expect(!repeatedDirect && repeatedError.code == .duplicateKey)
+    }
+
+    /// Every mode and option: the differentials compare this path with the tape path on every
+    /// mutation; here, the cost side: a collected violation before the failure does not send it back.
+    @Test func violationsBeforeAFailureLeaveItTheAnswer() throws {
+        let json = Self.document("count", "500").replacingOccurrences(of: #""flag": true, "ratio": 1.5, "kind": "a", "kinds": ["a", "b", "a"], "level": 2, "levels": [1, 2], "note": "h\u0069", "maybe": 4}"#, with: "")
+        let withBoth = json.replacingOccurrences(of: #"}, {"count": 500, "label": "abc", "flag": true"#, with: #"}, {"count": 500, "label": "abc", "flag": "yes""#)
+        let (direct, error) = try failure(withBoth)
+        #expect(direct)
+        #expect("\(error.code) \(error.path)" == "typeMismatch $[1].flag")
+        let failFast = VettedJSONDecoder()
+        failFast.validationMode = .failFast
+        let data = Data(withBoth.utf8)
+        #expect(!failFast.decodesDirectly([DirectItem].self, from: data))
+        #expect(throws: ValidationErrors.self) { try failFast.decode([DirectItem].self, from: data) }
+    }
+}
