@@ -256,8 +256,12 @@ public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, _VettedFieldSpelling
             let at = order[sorted[1].element.stringValue] ?? Int.max
             if chosen == nil || at < chosen?.at ?? Int.max { chosen = (sorted[0].element, sorted[1].element, at) }
         }
-        let first = chosen?.first.stringValue ?? ""
-        let second = chosen?.second ?? _VettedKey("")
+        guard let chosen else {
+            // Callers pass only fields found by two spellings or more: never reached.
+            let error = VettedError(code: .internalInvariantViolated, message: "a duplicate spelling was reported without two spellings")
+            return DecodingError.dataCorrupted(.init(codingPath: container.codingPath, debugDescription: error.message, underlyingError: error))
+        }
+        let (first, second) = (chosen.first.stringValue, chosen.second)
         let path = container.codingPath + [second]
         let error = VettedError(
             code: .duplicateKey, path: DocumentPath(codingPath: path),

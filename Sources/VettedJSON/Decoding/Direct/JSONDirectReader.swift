@@ -80,7 +80,7 @@ struct JSONDirectReader: _VettedArraySource {
     @inline(__always)
     mutating func advance() { reader.scannerState.offset += 1 }
 
-    private mutating func open(_ opener: UInt8) throws(_VettedDirectMiss) {
+    mutating func open(_ opener: UInt8) throws(_VettedDirectMiss) {
         guard peek() == opener, depth < maxDepth else { throw _VettedDirectMiss() }
         do { try reader.countValue(at: reader.scannerState.offset) } catch { throw _VettedDirectMiss() }
         advance()
@@ -88,14 +88,14 @@ struct JSONDirectReader: _VettedArraySource {
         steps.append(opener == UInt8(ascii: "[") ? 0 : -1)
     }
 
-    private mutating func close() {
+    mutating func close() {
         advance()
         depth -= 1
         steps.removeLast()
     }
 
     /// A string value's token, validated as the parser validates it.
-    private mutating func stringToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
+    mutating func stringToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
         guard peek() == UInt8(ascii: "\"") else { throw _VettedDirectMiss() }
         do {
             try reader.countValue(at: reader.scannerState.offset)
@@ -350,7 +350,7 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// The field's rules on its value: a violation is recorded, a rule of another type is a miss.
     @inline(__always)
-    private mutating func check<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
+    mutating func check<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
         let checks = object.info.checks
         guard checks.indices.contains(field) else { return }
         for check in checks[field] {
@@ -466,133 +466,6 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T? {
-        throw _VettedDirectMiss()
-    }
-
-    // MARK: Arrays
-
-    /// Opens an array (generated code reads its elements with ``nextElement(_:)``).
-    mutating func beginArray() throws(_VettedDirectMiss) {
-        try open(UInt8(ascii: "["))
-    }
-
-    /// Whether another element follows (moving past its comma), or `false` once the
-    /// array is closed; `count` is the number of elements read so far.
-    mutating func nextElement(_ count: Int) throws(_VettedDirectMiss) -> Bool {
-        let byte = peek()
-        if byte == UInt8(ascii: "]") {
-            close()
-            return false
-        }
-        if count > 0 {
-            guard byte == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
-            advance()
-        }
-        guard count < maxMembers else { throw _VettedDirectMiss() }
-        if let last = steps.indices.last { steps[last] = count }
-        return true
-    }
-
-    /// A field's array of a type the reader builds itself, each element read by `element`, then its rules.
-    private mutating func scalars<E>(
-        _ field: Int, _ element: (inout JSONDirectReader) throws(_VettedDirectMiss) -> E
-    ) throws(_VettedDirectMiss) -> [E] {
-        try beginArray()
-        var result: [E] = []
-        while try nextElement(result.count) { result.append(try element(&self)) }
-        try check(result, field)
-        return result
-    }
-
-    private mutating func stringCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
-        let token = try stringToken()
-        // The exact bytes of a raw value are its case; anything else (an escape, another
-        // spelling of the same text) goes through `init(rawValue:)`.
-        if !token.has(JSONTape.needsDecoding),
-            let index = E.__vettedRawValueBytes.index(of: token.first..<Swift.max(token.first, token.payload), in: reader.scannerState),
-            let value = E.__vettedCase(index)
-        {
-            return value
-        }
-        do { return try E(__vettedRawValue: document.string(token)) } catch { throw _VettedDirectMiss() }
-    }
-
-    mutating func intCase<E: _VettedIntEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
-        let value = try integer()
-        do { return try E(__vettedRawValue: value) } catch { throw _VettedDirectMiss() }
-    }
-
-    /// A value of a `@Vetted` struct, read by its generated body (which reads from this reader).
-    mutating func generated<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> G {
-        do { return try G(__vetted: &self) } catch { throw _VettedDirectMiss() }
-    }
-
-    /// A tagged union, read by its generated body.
-    mutating func union<U: _VettedUnion>(_ type: U.Type) throws(_VettedDirectMiss) -> U {
-        do { return try U(__vettedUnion: &self) } catch { throw _VettedDirectMiss() }
-    }
-
-    /// A top-level array of a `@Vetted` struct or union, read in its module.
-    mutating func elements<E: _VettedArrayElement>(of type: E.Type) throws(_VettedDirectMiss) -> [E] {
-        do { return try E.__vettedReadArray(from: &self, field: -1) } catch { throw _VettedDirectMiss() }
-    }
-
-
-    /// An array of a `@Vetted` struct or enum, read in the element type's module
-    /// (which runs the field's rules through ``checkField(_:_:)``).
-    private mutating func generatedArray<E: _VettedArrayElement>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
-        do { return try E.__vettedReadArray(from: &self, field: field) } catch { throw _VettedDirectMiss() }
-    }
-
-    mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> [G] {
-        try generatedArray(G.self, field)
-    }
-
-    mutating func readArray<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
-        try generatedArray(E.self, field)
-    }
-
-    mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
-        try generatedArray(E.self, field)
-    }
-
-    /// A field's rules on a value whose type the caller knows.
-    mutating func checkField<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
-        try check(value, field)
-    }
-
-    /// Reads a string and gives the position of the raw value its bytes spell exactly, or -1
-    /// (then ``rawValueCase(_:)`` makes the case from its text).
-    mutating func rawValueIndex(_ rawValues: _VettedRawValueBytes) throws(_VettedDirectMiss) -> Int {
-        let token = try stringToken()
-        lastString = token
-        guard !token.has(JSONTape.needsDecoding) else { return -1 }
-        return rawValues.index(of: token.first..<Swift.max(token.first, token.payload), in: reader.scannerState) ?? -1
-    }
-
-    /// The case named by the text of the string ``rawValueIndex(_:)`` just read, by `init(rawValue:)`.
-    mutating func rawValueCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
-        do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw _VettedDirectMiss() }
-    }
-
-    mutating func readArray(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> [String] {
-        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.string() }
-    }
-
-    mutating func readArray(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> [Int] {
-        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.integer() }
-    }
-
-    mutating func readArray(_ type: Double.Type, _ field: Int) throws(_VettedDirectMiss) -> [Double] {
-        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.double() }
-    }
-
-    mutating func readArray(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> [Bool] {
-        try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.bool() }
-    }
-
-    /// Arrays of any other type: not decoded here.
-    mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> [T] {
         throw _VettedDirectMiss()
     }
 
