@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "VettedRawTests", dependencies: ["Vetted", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRulesTests", dependencies: ["VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedJSONTests", dependencies: ["VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "VettedJSONSchemaTests", dependencies: ["VettedJSONSchema", "VettedJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedJSONSchemaTests", dependencies: ["VettedJSONSchema", "VettedJSON", "VettedTestSupport"], swiftSettings: strictSettings),
         // Foundation's PropertyListDecoder in a process of its own, for tests that show it crash.
         .executableTarget(name: "foundation-plist-probe", path: "Tests/FoundationPlistProbe", swiftSettings: strictSettings),
         .testTarget(

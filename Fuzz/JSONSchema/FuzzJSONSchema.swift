@@ -4,6 +4,10 @@
 // (no NUL: the input is both). For every input:
 // - compiling either succeeds or throws a VettedError (never internalInvariantViolated);
 // - validating from a value and from bytes agree (valid or not, and the same codes and paths);
+// - validating from bytes (one pass, as the bytes are parsed) answers exactly what parsing
+//   them whole and validating the value answers, in every mode: the same errors (code, path,
+//   offset, message, parameters) in the same order, the same count past the cap, the same
+//   parse error for bytes that do not parse;
 // - failFast gives the first error of the collected ones;
 // - a valid report has no errors; an invalid one has at least one, each with a schema location.
 // Any disagreement aborts, so libFuzzer keeps the input. A hang or a blow-up is caught by
@@ -14,7 +18,7 @@
 import Foundation
 import VettedCore
 import VettedJSON
-import VettedJSONSchema
+@_spi(Testing) import VettedJSONSchema
 
 private let limits = Limits(
     maxInputBytes: 1 << 20, maxDepth: 128, maxStringBytes: 1 << 14, maxMembers: 2_000,
@@ -34,6 +38,17 @@ public func fuzzJSONSchema(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         } catch {
             if error.code == .internalInvariantViolated { fatalError("internal invariant violated: \(error)") }
             continue
+        }
+        for mode in [ValidationMode.collect, .collect(upTo: 2), .failFast] {
+            let streamed = schema.validate(Data(instanceBytes), mode: mode)
+            let parsed = schema.validateParsed(Data(instanceBytes), mode: mode)
+            guard streamed.isWellFormed == parsed.isWellFormed, streamed.moreErrors == parsed.moreErrors,
+                streamed.errors.count == parsed.errors.count,
+                zip(streamed.errors, parsed.errors).allSatisfy({ pair in
+                    pair.0 == pair.1 && pair.0.message == pair.1.message && pair.0.parameters == pair.1.parameters
+                        && pair.0.location == pair.1.location
+                })
+            else { fatalError("validating while parsing and after parsing disagree:\n\(streamed)\n--\n\(parsed)") }
         }
         guard let instance = try? JSONParser(limits: limits).parse(instanceBytes) else { continue }
         let fromValue = schema.validate(instance)

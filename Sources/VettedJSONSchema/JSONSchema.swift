@@ -4,7 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import VettedCore
-public import VettedJSON
+@_spi(Streaming) public import VettedJSON
 public import VettedRules
 
 /// A JSON Schema (draft 2020-12, or draft 7 when its `$schema` says so),
@@ -49,6 +49,9 @@ public struct JSONSchema: Sendable {
     let resources: [SchemaResource]
     let root: Int
     let usesDynamicScope: Bool
+    /// How a document validated from its bytes reads each node's objects and arrays.
+    let streamPlans: [StreamPlan]
+    let needsContent: [Bool]
     public let options: Options
 
     /// Compiles `document`; other documents it refers to come from `resources`, keyed by absolute URI.
@@ -63,6 +66,8 @@ public struct JSONSchema: Sendable {
         nodes = compiler.nodes
         self.resources = compiler.resources
         usesDynamicScope = compiler.usesDynamicScope
+        streamPlans = StreamPlan.plans(compiler.nodes)
+        needsContent = compiler.nodes.map(StreamPlan.needsContent)
         self.options = options
     }
 
@@ -78,27 +83,70 @@ public struct JSONSchema: Sendable {
 
     /// Validates `instance`: every error up to the mode's cap, or the first.
     public func validate(_ instance: JSONValue, mode: ValidationMode = .collect) -> JSONSchemaReport {
+        var evaluator = evaluator(for: instance, mode: mode)
+        let valid = evaluator.evaluate(root, instance, reporting: true, collect: false).valid
+        return Self.report(valid: valid, evaluator)
+    }
+
+    private func evaluator(for instance: JSONValue, mode: ValidationMode) -> SchemaEvaluator {
         let cap: Int
         switch mode {
         case .collect(let upTo): cap = Swift.max(1, upTo)
         case .failFast: cap = 1
         }
-        var evaluator = SchemaEvaluator(
+        return SchemaEvaluator(
             nodes: nodes, resources: resources, usesDynamicScope: usesDynamicScope, instance: instance, cap: cap, maximumDepth: Self.maximumEvaluationDepth,
             stack: StackGuard(budget: options.limits.maxStackBytes))
-        let outcome = evaluator.evaluate(root, instance, reporting: true, collect: false)
+    }
+
+    private static func report(valid: Bool, _ evaluator: SchemaEvaluator) -> JSONSchemaReport {
         var errors = evaluator.errors
-        if !outcome.valid, errors.isEmpty {
+        if !valid, errors.isEmpty {
             errors.append(VettedError(code: .internalInvariantViolated, message: "the instance is invalid but no keyword said why"))
         }
         return JSONSchemaReport(errors: errors, moreErrors: evaluator.truncated)
     }
 
-    /// Parses `data` with the options' limits, then validates it. A document that does not
-    /// parse is one error, the parser's (code, offset, excerpt). Each schema error carries
-    /// the byte offset of the value it is about, its line and column and an excerpt.
+    /// Validates `data` as it parses it, with the options' limits: the document is read
+    /// once. A document that does not parse is one error, the parser's (code, offset,
+    /// excerpt), whatever the schema says of what came before it. Each schema error carries
+    /// the byte offset of the value it is about, its line and column and an excerpt. The
+    /// errors are those ``validate(_:mode:)-(JSONValue,_)`` gives for the parsed value, in its order.
     public func validate(_ data: Data, mode: ValidationMode = .collect) -> JSONSchemaReport {
         let source = SourceText(data)
+        // A dynamic scope is read from the tree; so is a document that ran the stack out
+        // (where the tree's own guard gives the answer).
+        if !usesDynamicScope, let report = validateStreaming(source, mode: mode) { return report }
+        return validateParsed(source, mode: mode)
+    }
+
+    /// The stream's answer, or `nil` when the stack ran out.
+    private func validateStreaming(_ source: SourceText, mode: ValidationMode) -> JSONSchemaReport? {
+        var stream = SchemaStream(evaluator: evaluator(for: .null, mode: mode), plans: streamPlans, needsContent: needsContent)
+        let result = JSONPullReader.read(source, limits: options.limits) { (pull) throws(VettedError) -> Bool in
+            try stream.value(root, &pull)
+        }
+        if stream.stackExhausted || stream.evaluator.stackExhausted { return nil }
+        switch result {
+        case .failure(let error):
+            var report = JSONSchemaReport(errors: [error], moreErrors: 0)
+            report.isWellFormed = false
+            return report
+        case .success(let valid):
+            var report = Self.report(valid: valid, stream.evaluator)
+            report.locate(in: source, known: stream.offsets)
+            return report
+        }
+    }
+
+    /// Parses `data` whole, then validates the value and locates its errors: the two steps
+    /// ``validate(_:mode:)-(Data,_)`` does in one, for tests that compare them.
+    @_spi(Testing) public func validateParsed(_ data: Data, mode: ValidationMode = .collect) -> JSONSchemaReport {
+        validateParsed(SourceText(data), mode: mode)
+    }
+
+    /// Parses `source`, then validates the value.
+    func validateParsed(_ source: SourceText, mode: ValidationMode) -> JSONSchemaReport {
         let instance: JSONValue
         do {
             instance = try JSONParser(limits: options.limits).parse(source)
@@ -157,10 +205,14 @@ public struct JSONSchemaReport: Sendable, CustomStringConvertible {
         return .object(output)
     }
 
-    /// Gives each error the byte offset of the value at its path in `source`.
-    mutating func locate(in source: SourceText) {
+    /// Gives each error the byte offset of the value at its path in `source`: `known`, by
+    /// error index, where the value's offset is known already, else found from the path.
+    mutating func locate(in source: SourceText, known: [Int: Int] = [:]) {
         guard errors.contains(where: { $0.offset == nil }) else { return }
-        let offsets = JSONLocator.offsets(of: errors.map(\.path), in: source)
+        var offsets = known
+        if errors.indices.contains(where: { errors[$0].offset == nil && known[$0] == nil }) {
+            offsets.merge(JSONLocator.offsets(of: errors.map(\.path), in: source)) { first, _ in first }
+        }
         for index in errors.indices where errors[index].offset == nil {
             guard let offset = offsets[index] else { continue }
             let error = errors[index]

@@ -251,6 +251,7 @@ struct SchemaCompiler {
         }
         try compileAssertions(object, into: &keywords, &context)
         try compileApplicators(object, into: &keywords, &context)
+        keywords = Keyword.inEvaluationOrder(keywords)
         if keywords.contains(where: { if case .unevaluatedProperties = $0 { true } else if case .unevaluatedItems = $0 { true } else { false } }) {
             nodes[index].needsAnnotations = true
         }

@@ -20,13 +20,7 @@ extension SchemaEvaluator {
             case .number(let number):
                 matches = types.contains(.number) || (types.contains(.integer) && ExactNumber.isInteger(literal: number.literal))
             }
-            if !matches, reporting {
-                let expected = types.names
-                report(
-                    "type", node, keyword: "type",
-                    "expected \(expected.joined(separator: " or ")), found \(instance.kindName)",
-                    ["expected": .list(expected.map { .string($0) }), "found": .string(instance.kindName)])
-            }
+            if !matches, reporting { reportType(types, found: instance.kindName, node) }
             return matches
         case .enumeration(let allowed, let strings, let count):
             let matches: Bool
@@ -90,12 +84,12 @@ extension SchemaEvaluator {
         case .maxItems(let limit):
             guard case .array(let elements) = instance else { return true }
             let matches = elements.count <= limit
-            if !matches, reporting { report("maxItems", node, keyword: "maxItems", "more than \(limit) items", ["maxItems": .integer(limit)]) }
+            if !matches, reporting { reportCount("maxItems", limit, node) }
             return matches
         case .minItems(let limit):
             guard case .array(let elements) = instance else { return true }
             let matches = elements.count >= limit
-            if !matches, reporting { report("minItems", node, keyword: "minItems", "fewer than \(limit) items", ["minItems": .integer(limit)]) }
+            if !matches, reporting { reportCount("minItems", limit, node) }
             return matches
         case .uniqueItems:
             guard case .array(let elements) = instance else { return true }
@@ -114,16 +108,12 @@ extension SchemaEvaluator {
         case .maxProperties(let limit):
             guard case .object(let object) = instance else { return true }
             let matches = object.count <= limit
-            if !matches, reporting {
-                report("maxProperties", node, keyword: "maxProperties", "more than \(limit) properties", ["maxProperties": .integer(limit)])
-            }
+            if !matches, reporting { reportCount("maxProperties", limit, node) }
             return matches
         case .minProperties(let limit):
             guard case .object(let object) = instance else { return true }
             let matches = object.count >= limit
-            if !matches, reporting {
-                report("minProperties", node, keyword: "minProperties", "fewer than \(limit) properties", ["minProperties": .integer(limit)])
-            }
+            if !matches, reporting { reportCount("minProperties", limit, node) }
             return matches
         case .required(let names):
             guard case .object(let object) = instance else { return true }
@@ -132,9 +122,7 @@ extension SchemaEvaluator {
             for name in names where object[name] == nil {
                 matches = false
                 guard reporting else { break }
-                report(
-                    "required", node, keyword: "required", "the required property \"\(Excerpt.escape(name, maximumBytes: 60))\" is missing",
-                    ["property": .string(Excerpt.escape(name, maximumBytes: 200))])
+                reportMissing(name, node)
             }
             if matches { requiredMet[node] = object.keys }
             return matches
@@ -155,6 +143,28 @@ extension SchemaEvaluator {
         default:
             return nil
         }
+    }
+
+    // The reports a stream makes too (`SchemaStream`), in one place.
+
+    mutating func reportType(_ types: TypeSet, found: String, _ node: Int) {
+        let expected = types.names
+        report(
+            "type", node, keyword: "type", "expected \(expected.joined(separator: " or ")), found \(found)",
+            ["expected": .list(expected.map { .string($0) }), "found": .string(found)])
+    }
+
+    /// `maxItems`, `minItems`, `maxProperties` or `minProperties` (`keyword`) broken.
+    mutating func reportCount(_ keyword: String, _ limit: Int, _ node: Int) {
+        let bound = keyword.hasPrefix("max") ? "more than" : "fewer than"
+        let noun = keyword.hasSuffix("Items") ? "items" : "properties"
+        report(keyword, node, keyword: keyword, "\(bound) \(limit) \(noun)", [keyword: .integer(limit)])
+    }
+
+    mutating func reportMissing(_ name: String, _ node: Int) {
+        report(
+            "required", node, keyword: "required", "the required property \"\(Excerpt.escape(name, maximumBytes: 60))\" is missing",
+            ["property": .string(Excerpt.escape(name, maximumBytes: 200))])
     }
 
     /// The most UTF-8 bytes `count` code points can take (saturating).

@@ -73,12 +73,12 @@ struct SchemaEvaluator {
 
     var errors: [VettedError] = []
     var truncated = 0
-    /// The instance validated, from which a report's path is read.
-    let instance: JSONValue
+    /// The instance validated, from which a report's path is read (a stream sets each value it hands over).
+    var instance: JSONValue
     /// Where the evaluation is: the position of each member or element stepped into, from
     /// the instance's root (keys are read back only when an error is reported).
     private var path: [Int] = []
-    private var depth = 0
+    var depth = 0
     private var scope: [Int] = []
     /// The dynamic scope's number, for the memo.
     private var scopes = PathNumbers<Int>()
@@ -86,6 +86,9 @@ struct SchemaEvaluator {
     private var locations = PathNumbers<Int>()
     private var memo: [MemoKey: Outcome] = [:]
     private var depthExceeded = false
+    /// Whether the stack, not ``maximumDepth``, stopped an evaluation: the one answer that
+    /// depends on where the caller's stack stands (a stream then leaves the document to the tree).
+    var stackExhausted = false
     /// Per `properties` node, the subschema of each member of the last object whose keys it
     /// read, and per `required` node whether the last such object had them all: objects of one
     /// shape share their keys' storage, so the next record of an array is answered without
@@ -134,7 +137,21 @@ struct SchemaEvaluator {
         errors.append(error)
     }
 
+    /// `child` is `false` under `keyword` of `node`.
+    @inline(never)
+    mutating func reportNoValueAllowed(_ keyword: String, _ node: Int) {
+        report(keyword, node, keyword: keyword, "\(keyword) allows no value here")
+    }
+
     // MARK: Instance locations
+
+    /// Evaluates `node` against `value`, a value of a stream handed over on its own: the
+    /// locations the memo numbered belong to the last such value, so they are forgotten.
+    mutating func evaluateDetached(_ node: Int, _ value: JSONValue, reporting: Bool) -> Bool {
+        instance = value
+        if tracksLocations, !memo.isEmpty { memo = [:] }
+        return evaluate(node, value, reporting: reporting, collect: false).valid
+    }
 
     /// Steps into the member or element at `position` of the current value; the location's
     /// number is kept only when some node is memoized.
@@ -207,12 +224,13 @@ struct SchemaEvaluator {
     }
 
     @inline(never)
-    private mutating func reportFalse(_ node: Int) {
+    mutating func reportFalse(_ node: Int) {
         report("false", node, keyword: "", "no value is allowed here")
     }
 
     @inline(never)
-    private mutating func reportDepthExceeded(_ node: Int) {
+    mutating func reportDepthExceeded(_ node: Int) {
+        if depth < maximumDepth { stackExhausted = true }
         guard !depthExceeded else { return }
         depthExceeded = true
         let maximum = maximumDepth
@@ -221,12 +239,15 @@ struct SchemaEvaluator {
             "validation nested deeper than \(maximum) schemas or than the stack allows: a $ref cycle, or a schema and instance nested that deep")
     }
 
-    private mutating func pushScope(_ resource: Int) {
+    /// The schema resource evaluated last entered.
+    var currentResource: Int? { scope.last }
+
+    mutating func pushScope(_ resource: Int) {
         scope.append(resource)
         if usesDynamicScope { scopes.push(resource) }
     }
 
-    private mutating func popScope() {
+    mutating func popScope() {
         scope.removeLast()
         if usesDynamicScope { scopes.pop() }
     }
@@ -259,7 +280,7 @@ struct SchemaEvaluator {
         enter(position)
         defer { leave() }
         if reporting, nodes[child].constant == false {
-            report(keyword, node, keyword: keyword, "\(keyword) allows no value here")
+            reportNoValueAllowed(keyword, node)
             return false
         }
         return evaluate(child, value, reporting: reporting, collect: false).valid

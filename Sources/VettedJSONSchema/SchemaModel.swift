@@ -93,6 +93,30 @@ indirect enum Keyword: Sendable {
     case unevaluatedItems(Int)
 }
 
+extension Keyword {
+    /// When a keyword is evaluated among its node's: what looks at the value itself, then
+    /// what applies subschemas, then what counts the members or elements, then `contains`,
+    /// and `unevaluated*` last (they read what the others evaluated). A stream meets them in
+    /// this order too — the value's first byte, its members, its end — so a document
+    /// validated from its bytes reports its errors in the order a parsed value does.
+    var rank: Int {
+        switch self {
+        case .reference, .dynamicReference, .type, .enumeration, .constant, .multipleOf, .maximum, .minimum, .maxLength, .minLength,
+            .pattern, .format:
+            0
+        case .allOf, .anyOf, .oneOf, .not, .conditional, .dependentSchemas, .objectShape, .propertyNames, .arrayShape: 1
+        case .maxItems, .minItems, .uniqueItems, .maxProperties, .minProperties, .required, .dependentRequired: 2
+        case .contains: 3
+        case .unevaluatedItems, .unevaluatedProperties: 4
+        }
+    }
+
+    /// `keywords` by ``rank``, in their order within a rank (a `$ref`'s index does not move: its rank is the first).
+    static func inEvaluationOrder(_ keywords: [Keyword]) -> [Keyword] {
+        keywords.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+    }
+}
+
 /// A compiled schema object or Boolean schema.
 struct SchemaNode: Sendable {
     /// `true` or `false` for a Boolean schema; `nil` for an object.

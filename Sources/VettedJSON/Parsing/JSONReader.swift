@@ -10,13 +10,17 @@ struct JSONReader {
     let source: SourceText
     let limits: Limits
     let options: JSONParser.Options
-    let buildValues: Bool
+    /// Build values (parse mode); switched on for one embedded value by ``JSONPullReader/readValue()``.
+    var buildValues: Bool
     /// Write a ``JSONTape`` (for the decoder) instead of values.
     let buildTape: Bool
     /// The nesting allowed; lowered while ``skipEmbeddedValue(below:)`` reads a value inside open containers.
     var maxDepth: Int
     /// Set while ``skipEmbeddedValue(below:)`` reads one value: it ends after that value, with no trailing-data check.
     var embedded = false
+    /// The containers open around the value ``readValues()`` reads: it returns once they are
+    /// all that is open again (0 for a document; ``JSONPullReader`` reads values inside its own).
+    var baseDepth = 0
     /// The document as a tape (tape mode).
     private(set) var tape = JSONTape(expectedBytes: 0)
 
@@ -169,23 +173,9 @@ struct JSONReader {
             try countValue(at: start)
             switch scanner.current {
             case UInt8(ascii: "["):
-                try open(isObject: false, at: start)
-                scanner.skipWhitespace()
-                if scanner.isAtEnd || scanner.current != UInt8(ascii: "]") {
-                    try beginElement()
-                    continue value
-                }
-                scanner.offset += 1
-                closeArray()
+                if try openContainer(isObject: false, at: start) { continue value }
             case UInt8(ascii: "{"):
-                try open(isObject: true, at: start)
-                scanner.skipWhitespace()
-                if scanner.isAtEnd || scanner.current != UInt8(ascii: "}") {
-                    try beginMember()
-                    continue value
-                }
-                scanner.offset += 1
-                closeObject()
+                if try openContainer(isObject: true, at: start) { continue value }
             case UInt8(ascii: "\""):
                 let token = try scanString()
                 if buildValues { emit(.string(makeString(token))) }
@@ -215,31 +205,60 @@ struct JSONReader {
             // A value is complete: close containers until one expects more.
             while true {
                 scanner.skipWhitespace()
-                guard depth > 0 else {
-                    if !embedded, !scanner.isAtEnd {
-                        throw error(.trailingData, at: scanner.offset, "unexpected data after the top-level value")
-                    }
+                guard depth > baseDepth else {
+                    if !embedded { try checkEnd() }
                     return
                 }
-                if scanner.isAtEnd { throw endOfInput(expecting: top.isObject ? "',' or '}'" : "',' or ']'") }
-                let separator = scanner.offset
-                let closer = top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                switch scanner.current {
-                case UInt8(ascii: ","):
-                    scanner.offset += 1
-                    scanner.skipWhitespace()
-                    if !scanner.isAtEnd, scanner.current == closer {
-                        throw error(.trailingComma, at: separator, "trailing comma before '\(Character(Unicode.Scalar(closer)))'")
-                    }
-                    if top.isObject { try beginMember() } else { try beginElement() }
-                    continue value
-                case closer:
-                    scanner.offset += 1
-                    if top.isObject { closeObject() } else { closeArray() }
-                default:
-                    throw separatorError(at: separator, closer: closer)
-                }
+                if try continueContainer() { continue value }
             }
+        }
+    }
+
+    /// After the top-level value: nothing but whitespace may follow.
+    mutating func checkEnd() throws(VettedError) {
+        scanner.skipWhitespace()
+        if !scanner.isAtEnd {
+            throw error(.trailingData, at: scanner.offset, "unexpected data after the top-level value")
+        }
+    }
+
+    /// Opens the array or object at `start`: begins its first element or member (`true`),
+    /// or reads its closer at once and closes it (`false`).
+    @inline(__always)
+    mutating func openContainer(isObject: Bool, at start: Int) throws(VettedError) -> Bool {
+        try open(isObject: isObject, at: start)
+        scanner.skipWhitespace()
+        if scanner.isAtEnd || scanner.current != (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+            if isObject { try beginMember() } else { try beginElement() }
+            return true
+        }
+        scanner.offset += 1
+        if isObject { closeObject() } else { closeArray() }
+        return false
+    }
+
+    /// After a value inside the innermost container (whitespace skipped): reads `,` and begins
+    /// the next member or element (`true`), or reads the closer and closes it (`false`).
+    @inline(__always)
+    mutating func continueContainer() throws(VettedError) -> Bool {
+        if scanner.isAtEnd { throw endOfInput(expecting: top.isObject ? "',' or '}'" : "',' or ']'") }
+        let separator = scanner.offset
+        let closer = top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        switch scanner.current {
+        case UInt8(ascii: ","):
+            scanner.offset += 1
+            scanner.skipWhitespace()
+            if !scanner.isAtEnd, scanner.current == closer {
+                throw error(.trailingComma, at: separator, "trailing comma before '\(Character(Unicode.Scalar(closer)))'")
+            }
+            if top.isObject { try beginMember() } else { try beginElement() }
+            return true
+        case closer:
+            scanner.offset += 1
+            if top.isObject { closeObject() } else { closeArray() }
+            return false
+        default:
+            throw separatorError(at: separator, closer: closer)
         }
     }
 
