@@ -52,6 +52,7 @@ public struct JSONSchema: Sendable {
     /// How a document validated from its bytes reads each node's objects and arrays.
     let streamPlans: [StreamPlan]
     let needsContent: [Bool]
+    let stringChecks: [StringCheck?]
     public let options: Options
 
     /// Compiles `document`; other documents it refers to come from `resources`, keyed by absolute URI.
@@ -68,6 +69,7 @@ public struct JSONSchema: Sendable {
         usesDynamicScope = compiler.usesDynamicScope
         streamPlans = StreamPlan.plans(compiler.nodes)
         needsContent = compiler.nodes.map(StreamPlan.needsContent)
+        stringChecks = compiler.nodes.map(StringCheck.init)
         self.options = options
     }
 
@@ -122,7 +124,7 @@ public struct JSONSchema: Sendable {
 
     /// The stream's answer, or `nil` when the stack ran out.
     private func validateStreaming(_ source: SourceText, mode: ValidationMode) -> JSONSchemaReport? {
-        var stream = SchemaStream(evaluator: evaluator(for: .null, mode: mode), plans: streamPlans, needsContent: needsContent)
+        var stream = SchemaStream(evaluator: evaluator(for: .null, mode: mode), plans: streamPlans, needsContent: needsContent, stringChecks: stringChecks)
         let result = JSONPullReader.read(source, limits: options.limits) { (pull) throws(VettedError) -> Bool in
             try stream.value(root, &pull)
         }

@@ -1,6 +1,14 @@
 import VettedCore
 @_spi(Streaming) import VettedJSON
 
+/// The names of a node's `required`, each a slot (a name twice, one slot).
+struct RequiredSlots: Sendable {
+    var slots: [String: Int] = [:]
+    /// The slot of each name of `required`, in its order.
+    var order: [Int] = []
+    var isEmpty: Bool { slots.isEmpty }
+}
+
 /// How a stream reads an object or array that a node meets.
 enum StreamPlan: Sendable {
     /// Whole: the value is built by the parser's loop and evaluated as a tree (what
@@ -10,22 +18,24 @@ enum StreamPlan: Sendable {
     case reference(Int)
     /// Member by member, element by element: the node's keywords look at the value's
     /// first byte, its members or elements (each read by one subschema) and its end.
-    /// `required` names each required property's slot (a name twice, one slot).
-    case members(required: [String: Int])
+    case members(required: RequiredSlots)
 
     /// The plan of each node.
     static func plans(_ nodes: [SchemaNode]) -> [StreamPlan] {
         nodes.map { node in
             if node.keywords.count == 1, case .reference(let target, _) = node.keywords[0] { return .reference(target) }
             guard node.constant == nil, !node.needsAnnotations else { return .whole }
-            var required: [String: Int] = [:]
+            var required = RequiredSlots()
             for keyword in node.keywords {
                 switch keyword {
                 case .type, .multipleOf, .maximum, .minimum, .maxLength, .minLength, .pattern, .format, .objectShape, .arrayShape,
                     .maxItems, .minItems, .maxProperties, .minProperties:
                     continue
                 case .required(let names):
-                    for name in names where required[name] == nil { required[name] = required.count }
+                    for name in names {
+                        if required.slots[name] == nil { required.slots[name] = required.slots.count }
+                        required.order.append(required.slots[name] ?? 0)
+                    }
                 default:
                     return .whole
                 }
@@ -40,6 +50,39 @@ enum StreamPlan: Sendable {
     }
 }
 
+/// A node that looks at a string only for its type and length: a string whose bytes
+/// show it passes is never decoded.
+struct StringCheck: Sendable {
+    var minimum = 0
+    var maximum = Int.max
+
+    /// The check of `node`, when that is all it does to a string (and it allows strings).
+    init?(_ node: SchemaNode) {
+        guard node.constant == nil, !node.memoized else { return nil }
+        for keyword in node.keywords {
+            switch keyword {
+            case .type(let types) where types.contains(.string): continue
+            case .minLength(let limit): minimum = limit
+            case .maxLength(let limit): maximum = limit
+            // Keywords about other kinds of value pass every string.
+            case .multipleOf, .maximum, .minimum, .maxItems, .minItems, .maxProperties, .minProperties, .required, .objectShape, .arrayShape:
+                continue
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether a string passes for certain, from its bytes as written (as ``SchemaEvaluator``
+    /// decides it from its characters): a plain ASCII string has as many characters as bytes;
+    /// any other has at most as many, and at least one for every 12 (`\\uD83D\\uDE00` is 12 bytes,
+    /// one character). `false` when the bytes do not decide.
+    func passes(_ span: JSONPullReader.StringSpan) -> Bool {
+        let bytes = span.byteCount
+        let fewest = span.isPlainASCII ? bytes : bytes / 12
+        return fewest >= minimum && bytes <= maximum
+    }
+}
+
 /// One validation of a document straight from its bytes: the parser's reader
 /// (``JSONPullReader``) is walked beside the schema, so the document is read once.
 /// Scalars are handed to the tree evaluator one at a time; an object or array is
@@ -51,6 +94,8 @@ struct SchemaStream {
     var evaluator: SchemaEvaluator
     let plans: [StreamPlan]
     let needsContent: [Bool]
+    let stringChecks: [StringCheck?]
+    let nodes: [SchemaNode]
     /// Inside a subschema evaluated quietly (a shared one met once the cap is reached):
     /// validity only, as the tree's quiet look.
     private var silent = 0
@@ -59,14 +104,29 @@ struct SchemaStream {
     var offsets: [Int: Int] = [:]
     /// Whether the stack ran out (``Limits/maxStackBytes``) in the stream's own recursion.
     var stackExhausted = false
+    /// Per node, what the member at each position of the last object it read was: its
+    /// key's fingerprint, its subschemas and its required slot. Records of one shape are
+    /// read without making or hashing a key.
+    private var known: [[KnownMember]]
 
-    init(evaluator: SchemaEvaluator, plans: [StreamPlan], needsContent: [Bool]) {
+    struct KnownMember {
+        var key: JSONPullReader.KeyFingerprint?
+        var children: [(child: Int, keyword: String)]
+        var slot: Int?
+    }
+
+    /// Positions of an object remembered per node.
+    static let knownPositions = 64
+
+    init(evaluator: SchemaEvaluator, plans: [StreamPlan], needsContent: [Bool], stringChecks: [StringCheck?]) {
         self.evaluator = evaluator
         self.plans = plans
         self.needsContent = needsContent
+        self.stringChecks = stringChecks
+        nodes = evaluator.nodes
+        known = Array(repeating: [], count: evaluator.nodes.count)
     }
 
-    private var nodes: [SchemaNode] { evaluator.nodes }
     private var reporting: Bool { silent == 0 }
 
     // MARK: Values
@@ -75,13 +135,22 @@ struct SchemaStream {
     mutating func value(_ node: Int, _ pull: inout JSONPullReader) throws(VettedError) -> Bool {
         let kind = try pull.peek()
         let start = pull.offset
+        if kind == .string, let check = stringChecks[node] {
+            let span = try pull.readStringSpan()
+            // What `evaluate` would decide without a word: in depth, a plain string that passes.
+            let depth = evaluator.depth
+            if check.passes(span), depth < evaluator.maximumDepth, evaluator.stack.hasRoom(atDepth: depth) {
+                return true
+            }
+            return detached(node, .string(pull.string(span)), at: start, &pull)
+        }
         guard kind == .object || kind == .array else {
             let scalar = try pull.readScalar(content: needsContent[node])
-            return detached(node, scalar, at: start, pull)
+            return detached(node, scalar, at: start, &pull)
         }
         if case .whole = plans[node] {
             let whole = try pull.readValue()
-            return detached(node, whole, at: start, pull)
+            return detached(node, whole, at: start, &pull)
         }
         if reporting, nodes[node].memoized, evaluator.isFull {
             // The tree's quiet look, which then reports nothing.
@@ -93,16 +162,16 @@ struct SchemaStream {
     }
 
     /// `node` evaluated by the tree against one value the stream has read.
-    private mutating func detached(_ node: Int, _ value: JSONValue, at start: Int, _ pull: JSONPullReader) -> Bool {
+    private mutating func detached(_ node: Int, _ value: JSONValue, at start: Int, _ pull: inout JSONPullReader) -> Bool {
         let mark = evaluator.errors.count
         let valid = evaluator.evaluateDetached(node, value, reporting: reporting)
-        adopt(from: mark, at: start, pull)
+        adopt(from: mark, at: start, &pull)
         return valid
     }
 
     /// Gives the errors recorded since `mark` the path of the value just read (their own is
     /// inside it) and, for those about the value itself, its offset.
-    private mutating func adopt(from mark: Int, at start: Int, _ pull: JSONPullReader) {
+    private mutating func adopt(from mark: Int, at start: Int, _ pull: inout JSONPullReader) {
         guard evaluator.errors.count > mark else { return }
         let base = pull.path().components
         for index in mark..<evaluator.errors.count {
@@ -118,7 +187,7 @@ struct SchemaStream {
             if !constant, reporting {
                 let mark = evaluator.errors.count
                 evaluator.reportFalse(node)
-                adopt(from: mark, at: start, pull)
+                adopt(from: mark, at: start, &pull)
             }
             try pull.skipValue()
             return constant
@@ -128,7 +197,7 @@ struct SchemaStream {
             if reporting {
                 let mark = evaluator.errors.count
                 evaluator.reportDepthExceeded(node)
-                adopt(from: mark, at: start, pull)
+                adopt(from: mark, at: start, &pull)
             }
             try pull.skipValue()
             return false
@@ -150,7 +219,7 @@ struct SchemaStream {
             return try keywords(node, isObject, required: required, at: start, &pull)
         case .whole:
             let whole = try pull.readValue()
-            return detached(node, whole, at: start, pull)
+            return detached(node, whole, at: start, &pull)
         }
     }
 
@@ -158,7 +227,7 @@ struct SchemaStream {
     private mutating func reference(_ target: Int, _ isObject: Bool, at start: Int, _ pull: inout JSONPullReader) throws(VettedError) -> Bool {
         if case .whole = plans[target] {
             let whole = try pull.readValue()
-            return detached(target, whole, at: start, pull)
+            return detached(target, whole, at: start, &pull)
         }
         if reporting, nodes[target].memoized, evaluator.isFull {
             silent += 1
@@ -178,7 +247,7 @@ struct SchemaStream {
     /// The node's keywords in their order, the members or elements read where the first
     /// keyword that needs them stands (or after the last, unread).
     private mutating func keywords(
-        _ node: Int, _ isObject: Bool, required: [String: Int], at start: Int, _ pull: inout JSONPullReader
+        _ node: Int, _ isObject: Bool, required: RequiredSlots, at start: Int, _ pull: inout JSONPullReader
     ) throws(VettedError) -> Bool {
         var valid = true
         var content: Content?
@@ -188,7 +257,7 @@ struct SchemaStream {
             case .type(let types):
                 guard !types.contains(isObject ? .object : .array) else { continue }
                 valid = false
-                if reporting { report(at: start, pull) { $0.reportType(types, found: isObject ? "object" : "array", node) } }
+                if reporting { report(at: start, &pull) { $0.reportType(types, found: isObject ? "object" : "array", node) } }
             case .objectShape(let properties, let patterns, let additional) where isObject:
                 let read = try members(node, required: required, shape: (properties, patterns, additional), &pull)
                 content = read
@@ -201,20 +270,20 @@ struct SchemaStream {
                 let read = try counted(&content, node, isObject, required: required, &pull)
                 if read.count > limit {
                     valid = false
-                    if reporting { report(at: start, pull) { $0.reportCount(isObject ? "maxProperties" : "maxItems", limit, node) } }
+                    if reporting { report(at: start, &pull) { $0.reportCount(isObject ? "maxProperties" : "maxItems", limit, node) } }
                 }
             case .minItems(let limit) where !isObject, .minProperties(let limit) where isObject:
                 let read = try counted(&content, node, isObject, required: required, &pull)
                 if read.count < limit {
                     valid = false
-                    if reporting { report(at: start, pull) { $0.reportCount(isObject ? "minProperties" : "minItems", limit, node) } }
+                    if reporting { report(at: start, &pull) { $0.reportCount(isObject ? "minProperties" : "minItems", limit, node) } }
                 }
             case .required(let names) where isObject:
                 let read = try counted(&content, node, isObject, required: required, &pull)
-                for name in names where !(required[name].map { read.present.indices.contains($0) && read.present[$0] } ?? false) {
+                for (position, name) in names.enumerated() where !(required.order.indices.contains(position) && read.isPresent(required.order[position])) {
                     valid = false
                     guard reporting else { break }
-                    report(at: start, pull) { $0.reportMissing(name, node) }
+                    report(at: start, &pull) { $0.reportMissing(name, node) }
                 }
             default:
                 continue
@@ -225,23 +294,40 @@ struct SchemaStream {
     }
 
     /// A report about the value at `start` (the container itself), placed there.
-    private mutating func report(at start: Int, _ pull: JSONPullReader, _ make: (inout SchemaEvaluator) -> Void) {
+    private mutating func report(at start: Int, _ pull: inout JSONPullReader, _ make: (inout SchemaEvaluator) -> Void) {
         let mark = evaluator.errors.count
         make(&evaluator)
-        adopt(from: mark, at: start, pull)
+        adopt(from: mark, at: start, &pull)
     }
 
     /// What reading an object's members or an array's elements found.
     struct Content {
         var valid = true
         var count = 0
-        /// Per required slot, whether a member had its name.
-        var present: [Bool] = []
+        /// Per required slot, whether a member had its name: a bit for each of the first 64, then an array.
+        private var bits: UInt64 = 0
+        private var more: [Bool] = []
+
+        init(slots: Int = 0) {
+            if slots > 64 { more = Array(repeating: false, count: slots - 64) }
+        }
+
+        mutating func present(_ slot: Int) {
+            if slot < 64 {
+                bits |= 1 << UInt64(slot)
+            } else if more.indices.contains(slot - 64) {
+                more[slot - 64] = true
+            }
+        }
+
+        func isPresent(_ slot: Int) -> Bool {
+            slot < 64 ? bits & (1 << UInt64(slot)) != 0 : more.indices.contains(slot - 64) && more[slot - 64]
+        }
     }
 
     /// The members or elements already read, or read now only to be counted (and the required names seen).
     private mutating func counted(
-        _ content: inout Content?, _ node: Int, _ isObject: Bool, required: [String: Int], _ pull: inout JSONPullReader
+        _ content: inout Content?, _ node: Int, _ isObject: Bool, required: RequiredSlots, _ pull: inout JSONPullReader
     ) throws(VettedError) -> Content {
         if let content { return content }
         let read = isObject ? try members(node, required: required, shape: nil, &pull) : try elements(node, shape: nil, &pull)
@@ -253,27 +339,54 @@ struct SchemaStream {
 
     /// Reads an object's members: each by the subschema `properties`, `patternProperties` or
     /// `additionalProperties` gives it (as ``SchemaEvaluator/applyObjectShape``), noting the required names.
-    private mutating func members(_ node: Int, required: [String: Int], shape: ObjectShape?, _ pull: inout JSONPullReader) throws(VettedError) -> Content {
-        var content = Content(present: Array(repeating: false, count: required.count))
+    private mutating func members(_ node: Int, required: RequiredSlots, shape: ObjectShape?, _ pull: inout JSONPullReader) throws(VettedError) -> Content {
+        var content = Content(slots: required.slots.count)
         guard try pull.open() else { return content }
-        var children: [(child: Int, keyword: String)] = []
+        let needsKey = shape != nil || !required.isEmpty
         repeat {
+            let position = content.count
             content.count += 1
-            let needsKey = shape != nil || !required.isEmpty
-            let key = needsKey ? pull.key() : ""
-            if !required.isEmpty, let slot = required[key], content.present.indices.contains(slot) { content.present[slot] = true }
-            guard let shape, content.valid || reporting else {
+            guard needsKey else {
                 _ = try pull.peek()
                 try pull.skipValue()
                 continue
             }
-            children.removeAll(keepingCapacity: true)
+            let member = self.member(at: position, node, required: required, shape: shape, &pull)
+            if let slot = member.slot { content.present(slot) }
+            guard shape != nil, content.valid || reporting else {
+                _ = try pull.peek()
+                try pull.skipValue()
+                continue
+            }
+            if !(try below(member.children, node, &pull)) { content.valid = false }
+        } while try pull.next()
+        return content
+    }
+
+    /// The subschemas and required slot of the member being read (its key known again from
+    /// the last object `node` read, when it sat at the same position).
+    private mutating func member(at position: Int, _ node: Int, required: RequiredSlots, shape: ObjectShape?, _ pull: inout JSONPullReader) -> KnownMember {
+        var fingerprint: JSONPullReader.KeyFingerprint?
+        if position < Self.knownPositions, let print = pull.keyFingerprint() {
+            if position < known[node].count, known[node][position].key == print { return known[node][position] }
+            fingerprint = print
+        }
+        let key = pull.key()
+        var children: [(child: Int, keyword: String)] = []
+        if let shape {
             if let child = shape.properties[key] { children.append((child, "properties")) }
             for (pattern, _, child) in shape.patterns where pattern.matches(key) { children.append((child, "patternProperties")) }
             if children.isEmpty, let additional = shape.additional { children.append((additional, "additionalProperties")) }
-            if !(try below(children, node, &pull)) { content.valid = false }
-        } while try pull.next()
-        return content
+        }
+        let member = KnownMember(key: fingerprint, children: children, slot: required.slots[key])
+        if fingerprint != nil {
+            if position < known[node].count {
+                known[node][position] = member
+            } else if position == known[node].count {
+                known[node].append(member)
+            }
+        }
+        return member
     }
 
     private typealias ArrayShape = (prefix: [Int], rest: Int?, restKeyword: String)
@@ -318,9 +431,9 @@ struct SchemaStream {
             for (child, keyword) in children {
                 if !valid && !reporting { break }
                 if reporting, nodes[child].constant == false {
-                    report(at: start, pull) { $0.reportNoValueAllowed(keyword, node) }
+                    report(at: start, &pull) { $0.reportNoValueAllowed(keyword, node) }
                     valid = false
-                } else if !detached(child, whole, at: start, pull) {
+                } else if !detached(child, whole, at: start, &pull) {
                     valid = false
                 }
             }
@@ -328,7 +441,7 @@ struct SchemaStream {
         }
         let (child, keyword) = children[0]
         if reporting, nodes[child].constant == false {
-            report(at: start, pull) { $0.reportNoValueAllowed(keyword, node) }
+            report(at: start, &pull) { $0.reportNoValueAllowed(keyword, node) }
             try pull.skipValue()
             return false
         }

@@ -185,3 +185,24 @@ extension StreamingValidationTests {
         }
     }
 }
+
+extension StreamingValidationTests {
+    /// A string's length decided from its bytes where they decide it (plain ASCII; at least
+    /// one character per 12 bytes otherwise), and from its characters where they do not.
+    @Test func lengthsDecidedFromBytesAreTheCharacterCounts() throws {
+        let schema = try JSONSchema(#"{"items": {"type": "string", "minLength": 2, "maxLength": 3}}"#)
+        let strings: [(text: String, characters: Int)] = [
+            (#""""#, 0), (#""a""#, 1), (#""ab""#, 2), (#""abc""#, 3), (#""abcd""#, 4),
+            (#""\u00e9""#, 1), (#""\u00e9\u00e9""#, 2), (#""\uD83D\uDE00""#, 1), (#""\uD83D\uDE00\uD83D\uDE00""#, 2),
+            (#""\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00""#, 4), (#""é""#, 1), (#""éé""#, 2), (#""😀😀😀😀""#, 4),
+            (#""\n\n\n""#, 3), (#""\n\n\n\n""#, 4), (#""e\u0301""#, 2),
+        ]
+        let text = "[" + strings.map(\.text).joined(separator: ", ") + "]"
+        let report = schema.validate(Data(text.utf8))
+        let expected = strings.enumerated().compactMap { position, string -> String? in
+            string.characters < 2 ? "minLength@$[\(position)]" : string.characters > 3 ? "maxLength@$[\(position)]" : nil
+        }
+        #expect(report.errors.map { "\($0.code)@\($0.path)" } == expected)
+        #expect(Self.difference(schema, Array(text.utf8), mode: .collect) == nil)
+    }
+}

@@ -10,6 +10,9 @@
 /// one it does not want is checked and passed the same way (``skipValue()``). Nothing
 /// here recurses: the caller's own recursion is bounded by the depth limit, which
 /// ``open()`` enforces.
+///
+/// Its methods are all `mutating`, even those that only read: the reader is large, and a
+/// method that takes it by value would copy it on every call.
 @_spi(Streaming) public struct JSONPullReader {
     var reader: JSONReader
 
@@ -62,13 +65,13 @@
     }
 
     /// The offset of the next value's first byte (after ``peek()``), or of the byte just past the last one read.
-    public var offset: Int { reader.scanner.offset }
+    public var offset: Int { mutating get { reader.scanner.offset } }
 
     /// Containers open.
-    public var depth: Int { reader.depth }
+    public var depth: Int { mutating get { reader.depth } }
 
     /// The path of the value being read (or of the container just closed), as the parser names it in its errors.
-    public func path() -> DocumentPath { reader.currentPath() }
+    public mutating func path() -> DocumentPath { reader.currentPath() }
 
     /// Reads a string, number, `true`, `false` or `null` (after ``peek()``). A string's
     /// content is decoded only with `content`; without, it is `.string("")`.
@@ -98,6 +101,27 @@
         }
     }
 
+    /// A string value read but not yet decoded.
+    public struct StringSpan: Sendable {
+        let token: JSONReader.StringToken
+        /// Its content in bytes, as written (escapes count as written).
+        public var byteCount: Int { token.end - token.start }
+        /// No escapes, nothing repaired, every byte ASCII: its characters are its bytes.
+        public var isPlainASCII: Bool { !token.hasEscapes && !token.needsRepair && !token.nonASCII }
+    }
+
+    /// Reads a string (after ``peek()`` said so) without decoding it: ``string(_:)`` decodes it.
+    ///
+    /// - Throws: the parser's error.
+    public mutating func readStringSpan() throws(VettedError) -> StringSpan {
+        try reader.countValue(at: reader.scanner.offset)
+        guard reader.scanner.current == UInt8(ascii: "\"") else { throw reader.unexpected(at: reader.scanner.offset, expecting: "a value") }
+        return StringSpan(token: try reader.scanString())
+    }
+
+    /// The string `span` holds, as ``readScalar(content:)`` makes it.
+    public mutating func string(_ span: StringSpan) -> String { reader.makeString(span.token) }
+
     /// Opens the object or array next (after ``peek()``): `true` when a first member
     /// (its key read, up to the colon) or element follows; `false` when it was empty, and is closed.
     ///
@@ -122,6 +146,22 @@
         guard let key = reader.keyRefs.last else { return "" }
         if key.canonical == nil, !key.needsDecoding { return reader.makeString(key.start..<key.end) }
         return JSONReader.keyString(reader.scanner, key)
+    }
+
+    /// The current key's bytes as two words and a length, when it is at most 16 bytes with
+    /// no escapes: keys with equal fingerprints are equal, so a caller that met this key
+    /// before can know it again without making a String.
+    public struct KeyFingerprint: Equatable, Sendable {
+        public var length: Int
+        public var low: UInt64
+        public var high: UInt64
+    }
+
+    /// The fingerprint of the member's key, or `nil` for a longer or escaped key.
+    public mutating func keyFingerprint() -> KeyFingerprint? {
+        guard let key = reader.keyRefs.last, !key.needsDecoding, key.length <= 16 else { return nil }
+        let high = key.length > 8 ? reader.scanner.prefixWord((key.start + 8)..<key.end) : 0
+        return KeyFingerprint(length: key.length, low: key.prefix, high: high)
     }
 
     /// Reads the next value whole (after ``peek()``), with the parser's loop and every check.
