@@ -53,6 +53,7 @@ public struct JSONSchema: Sendable {
     let streamPlans: [StreamPlan]
     let needsContent: [Bool]
     let stringChecks: [StringCheck?]
+    let numberChecks: [NumberCheck?]
     public let options: Options
 
     /// Compiles `document`; other documents it refers to come from `resources`, keyed by absolute URI.
@@ -70,6 +71,7 @@ public struct JSONSchema: Sendable {
         streamPlans = StreamPlan.plans(compiler.nodes)
         needsContent = compiler.nodes.map(StreamPlan.needsContent)
         stringChecks = compiler.nodes.map(StringCheck.init)
+        numberChecks = compiler.nodes.map(NumberCheck.init)
         self.options = options
     }
 
@@ -124,7 +126,7 @@ public struct JSONSchema: Sendable {
 
     /// The stream's answer, or `nil` when the stack ran out.
     private func validateStreaming(_ source: SourceText, mode: ValidationMode) -> JSONSchemaReport? {
-        var stream = SchemaStream(evaluator: evaluator(for: .null, mode: mode), plans: streamPlans, needsContent: needsContent, stringChecks: stringChecks)
+        var stream = SchemaStream(evaluator: evaluator(for: .null, mode: mode), plans: streamPlans, needsContent: needsContent, stringChecks: stringChecks, numberChecks: numberChecks)
         let result = JSONPullReader.read(source, limits: options.limits) { (pull) throws(VettedError) -> Bool in
             try stream.value(root, &pull)
         }

@@ -50,6 +50,37 @@ enum StreamPlan: Sendable {
     }
 }
 
+/// A node that looks at a number only for its type and integer bounds: a number written
+/// as a short integer that passes is never made into a literal.
+struct NumberCheck: Sendable {
+    var minimums: [(Int, exclusive: Bool)] = []
+    var maximums: [(Int, exclusive: Bool)] = []
+
+    init?(_ node: SchemaNode) {
+        guard node.constant == nil, !node.memoized else { return nil }
+        for keyword in node.keywords {
+            switch keyword {
+            case .type(let types) where types.contains(.number) || types.contains(.integer): continue
+            case .minimum(let limit, _, let exclusive):
+                guard let small = limit.small else { return nil }
+                minimums.append((small, exclusive))
+            case .maximum(let limit, _, let exclusive):
+                guard let small = limit.small else { return nil }
+                maximums.append((small, exclusive))
+            // Keywords about other kinds of value pass every number.
+            case .maxLength, .minLength, .pattern, .maxItems, .minItems, .maxProperties, .minProperties, .required, .objectShape, .arrayShape:
+                continue
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether the integer `value` passes (an integer is a number and an integer to `type`).
+    func passes(_ value: Int) -> Bool {
+        minimums.allSatisfy { $0.exclusive ? value > $0.0 : value >= $0.0 } && maximums.allSatisfy { $0.exclusive ? value < $0.0 : value <= $0.0 }
+    }
+}
+
 /// A node that looks at a string only for its type and length: a string whose bytes
 /// show it passes is never decoded.
 struct StringCheck: Sendable {
@@ -95,6 +126,7 @@ struct SchemaStream {
     let plans: [StreamPlan]
     let needsContent: [Bool]
     let stringChecks: [StringCheck?]
+    let numberChecks: [NumberCheck?]
     let nodes: [SchemaNode]
     /// Inside a subschema evaluated quietly (a shared one met once the cap is reached):
     /// validity only, as the tree's quiet look.
@@ -118,11 +150,12 @@ struct SchemaStream {
     /// Positions of an object remembered per node.
     static let knownPositions = 64
 
-    init(evaluator: SchemaEvaluator, plans: [StreamPlan], needsContent: [Bool], stringChecks: [StringCheck?]) {
+    init(evaluator: SchemaEvaluator, plans: [StreamPlan], needsContent: [Bool], stringChecks: [StringCheck?], numberChecks: [NumberCheck?]) {
         self.evaluator = evaluator
         self.plans = plans
         self.needsContent = needsContent
         self.stringChecks = stringChecks
+        self.numberChecks = numberChecks
         nodes = evaluator.nodes
         known = Array(repeating: [], count: evaluator.nodes.count)
     }
@@ -143,6 +176,14 @@ struct SchemaStream {
                 return true
             }
             return detached(node, .string(pull.string(span)), at: start, &pull)
+        }
+        if kind == .number, let check = numberChecks[node] {
+            let span = try pull.readNumberSpan()
+            let depth = evaluator.depth
+            if let value = span.smallInteger, check.passes(value), depth < evaluator.maximumDepth, evaluator.stack.hasRoom(atDepth: depth) {
+                return true
+            }
+            return detached(node, pull.number(span), at: start, &pull)
         }
         guard kind == .object || kind == .array else {
             let scalar = try pull.readScalar(content: needsContent[node])

@@ -206,3 +206,17 @@ extension StreamingValidationTests {
         #expect(Self.difference(schema, Array(text.utf8), mode: .collect) == nil)
     }
 }
+
+extension StreamingValidationTests {
+    /// A short integer decided from its bytes; anything else (a fraction, an exponent, more
+    /// than 18 digits) as the literal.
+    @Test func integersDecidedFromBytesAreTheLiterals() throws {
+        let schema = try JSONSchema(#"{"items": {"type": "integer", "minimum": 1, "exclusiveMaximum": 10}}"#)
+        let text = "[0, 1, 9, 10, -0, 1.0, 1e1, 9.5, 123456789012345678901, -123456789012345678901, 5]"
+        let report = schema.validate(Data(text.utf8))
+        #expect(report.errors.map { "\($0.code)@\($0.path)" } == [
+            "minimum@$[0]", "exclusiveMaximum@$[3]", "minimum@$[4]", "exclusiveMaximum@$[6]", "type@$[7]", "exclusiveMaximum@$[8]", "minimum@$[9]",
+        ])
+        #expect(Self.difference(schema, Array(text.utf8), mode: .collect) == nil)
+    }
+}

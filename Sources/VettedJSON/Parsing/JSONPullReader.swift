@@ -122,6 +122,41 @@
     /// The string `span` holds, as ``readScalar(content:)`` makes it.
     public mutating func string(_ span: StringSpan) -> String { reader.makeString(span.token) }
 
+    /// A number read but not yet made into a value.
+    public struct NumberSpan: Sendable {
+        let range: Range<Int>
+        /// Its value, when it is written as an integer of at most 18 digits (no fraction, no exponent).
+        public let smallInteger: Int?
+    }
+
+    /// Reads a number (after ``peek()`` said so) without making its literal: ``number(_:)`` makes it.
+    ///
+    /// - Throws: the parser's error.
+    public mutating func readNumberSpan() throws(VettedError) -> NumberSpan {
+        let start = reader.scanner.offset
+        try reader.countValue(at: start)
+        let end = try reader.scanNumber()
+        var value = 0
+        var digits = 0
+        var small = true
+        let negative = reader.scanner.byte(at: start) == UInt8(ascii: "-")
+        for offset in (negative ? start + 1 : start)..<end {
+            let digit = reader.scanner.byte(at: offset) &- UInt8(ascii: "0")
+            guard digit < 10, digits < 18 else {
+                small = false
+                break
+            }
+            value = value &* 10 &+ Int(digit)
+            digits += 1
+        }
+        return NumberSpan(range: start..<end, smallInteger: small && digits > 0 ? (negative ? 0 &- value : value) : nil)
+    }
+
+    /// The number `span` holds, as ``readScalar(content:)`` makes it.
+    public mutating func number(_ span: NumberSpan) -> JSONValue {
+        .number(JSONNumber(validatedLiteral: reader.makeString(span.range)))
+    }
+
     /// Opens the object or array next (after ``peek()``): `true` when a first member
     /// (its key read, up to the colon) or element follows; `false` when it was empty, and is closed.
     ///
