@@ -189,17 +189,7 @@ struct SchemaStream {
             let scalar = try pull.readScalar(content: needsContent[node])
             return detached(node, scalar, at: start, &pull)
         }
-        if case .whole = plans[node] {
-            let whole = try pull.readValue()
-            return detached(node, whole, at: start, &pull)
-        }
-        if reporting, nodes[node].memoized, evaluator.isFull {
-            // The tree's quiet look, which then reports nothing.
-            silent += 1
-            defer { silent -= 1 }
-            return try container(node, kind == .object, at: start, &pull)
-        }
-        return try container(node, kind == .object, at: start, &pull)
+        return try object(node, kind == .object, at: start, &pull)
     }
 
     /// `node` evaluated by the tree against one value the stream has read.
@@ -255,7 +245,7 @@ struct SchemaStream {
         defer { evaluator.depth -= 1 }
         switch plans[node] {
         case .reference(let target):
-            return try reference(target, isObject, at: start, &pull)
+            return try object(target, isObject, at: start, &pull)
         case .members(let required):
             return try keywords(node, isObject, required: required, at: start, &pull)
         case .whole:
@@ -264,18 +254,20 @@ struct SchemaStream {
         }
     }
 
-    /// A `$ref`'s target, read as the tree reads it (`evaluate` with its memo's quiet look).
-    private mutating func reference(_ target: Int, _ isObject: Bool, at start: Int, _ pull: inout JSONPullReader) throws(VettedError) -> Bool {
-        if case .whole = plans[target] {
+    /// An object or array under `node` (the value's own, or a `$ref`'s target), as the tree's
+    /// `evaluate` reads it: whole for a node that needs it whole; quietly for a shared node
+    /// met once the cap is reached (the memo's quiet look, which then reports nothing).
+    private mutating func object(_ node: Int, _ isObject: Bool, at start: Int, _ pull: inout JSONPullReader) throws(VettedError) -> Bool {
+        if case .whole = plans[node] {
             let whole = try pull.readValue()
-            return detached(target, whole, at: start, &pull)
+            return detached(node, whole, at: start, &pull)
         }
-        if reporting, nodes[target].memoized, evaluator.isFull {
+        if reporting, nodes[node].memoized, evaluator.isFull {
             silent += 1
             defer { silent -= 1 }
-            return try container(target, isObject, at: start, &pull)
+            return try container(node, isObject, at: start, &pull)
         }
-        return try container(target, isObject, at: start, &pull)
+        return try container(node, isObject, at: start, &pull)
     }
 
     /// What a stack that ran out is: recorded, so the document goes to the tree.
