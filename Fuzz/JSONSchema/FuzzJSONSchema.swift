@@ -7,7 +7,8 @@
 // - validating from bytes (one pass, as the bytes are parsed) answers exactly what parsing
 //   them whole and validating the value answers, in every mode: the same errors (code, path,
 //   offset, message, parameters) in the same order, the same count past the cap, the same
-//   parse error for bytes that do not parse;
+//   parse error for bytes that do not parse (unless the stack budget ran out on either side:
+//   where it runs out depends on the stack the call starts with);
 // - failFast gives the first error of the collected ones;
 // - a valid report has no errors; an invalid one has at least one, each with a schema location.
 // Any disagreement aborts, so libFuzzer keeps the input. A hang or a blow-up is caught by
@@ -42,7 +43,10 @@ public func fuzzJSONSchema(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         for mode in [ValidationMode.collect, .collect(upTo: 2), .failFast] {
             let streamed = schema.validate(Data(instanceBytes), mode: mode)
             let parsed = schema.validateParsed(Data(instanceBytes), mode: mode)
-            guard streamed.isWellFormed == parsed.isWellFormed, streamed.moreErrors == parsed.moreErrors,
+            // Where the stack budget runs out depends on the stack the call starts with (an ASan
+            // build's frames are many times a release build's): the one answer allowed to differ.
+            let stackBound = (streamed.errors + parsed.errors).contains { $0.parameters["limit"] == .string("maxStackBytes") }
+            guard stackBound || streamed.isWellFormed == parsed.isWellFormed, streamed.moreErrors == parsed.moreErrors,
                 streamed.errors.count == parsed.errors.count,
                 zip(streamed.errors, parsed.errors).allSatisfy({ pair in
                     pair.0 == pair.1 && pair.0.message == pair.1.message && pair.0.parameters == pair.1.parameters

@@ -234,9 +234,13 @@ struct SchemaEvaluator {
         guard !depthExceeded else { return }
         depthExceeded = true
         let maximum = maximumDepth
+        // Which limit: the evaluations' count answers the same wherever it is called from; the
+        // stack's (Limits.maxStackBytes) depends on how much of it the caller has used.
+        let limit = depth < maximum ? "maxStackBytes" : "maximumEvaluationDepth"
         report(
             VettedError.Code.schemaDepthLimitExceeded.rawValue, node, keyword: "",
-            "validation nested deeper than \(maximum) schemas or than the stack allows: a $ref cycle, or a schema and instance nested that deep")
+            "validation nested deeper than \(maximum) schemas or than the stack allows: a $ref cycle, or a schema and instance nested that deep",
+            ["limit": .string(limit)])
     }
 
     /// The schema resource evaluated last entered.

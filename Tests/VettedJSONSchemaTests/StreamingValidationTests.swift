@@ -220,3 +220,20 @@ extension StreamingValidationTests {
         #expect(Self.difference(schema, Array(text.utf8), mode: .collect) == nil)
     }
 }
+
+extension StreamingValidationTests {
+    /// Fuzz finding (jsonschema-crash-9320faba): a `$ref` to a shared `anyOf` that recurses
+    /// through `items`. Under ASan the parsed value's evaluation ran out of stack where the
+    /// stream's did not; the stack is now named as the limit (`limit: maxStackBytes`), the fuzz
+    /// target lets that one answer differ, and with the stack to spare both paths answer alike.
+    @Test func fuzzRecursiveAnyOfThroughAReference() throws {
+        let schema = try JSONSchema(##"{"$defs":{"n":{"anyOf":[{"type":"integer"},{"items":{"$ref":"#/$defs/n"}}]}},"$ref":"#/$defs/n"}"##)
+        let text = Array(#"[0,[4,[3,"x"]]]"#.utf8)
+        for mode in Self.modes { #expect(Self.difference(schema, text, mode: mode) == nil) }
+        #expect(schema.validate(Data(text)).isValid)
+        // A `$ref` cycle ends at one of the two limits (a debug build's frames reach the stack's first), and says which.
+        let deep = try JSONSchema(##"{"$ref": "#"}"##)
+        let limit = deep.validate(Data("1".utf8)).errors.first?.parameters["limit"]
+        #expect(limit == .string("maxStackBytes") || limit == .string("maximumEvaluationDepth"))
+    }
+}
