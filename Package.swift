@@ -30,6 +30,8 @@ let package = Package(
         // Framework adapters, each with its trait (see `traits`); without it the product is empty.
         .library(name: "VettedHummingbird", targets: ["VettedHummingbird"]),
         .library(name: "VettedVapor", targets: ["VettedVapor"]),
+        // An OpenAPI document's constraints checked before swift-openapi-generator's handlers run.
+        .library(name: "VettedOpenAPI", targets: ["VettedOpenAPI"]),
         .executable(name: "vet", targets: ["vet"]),
     ],
     // The adapters' frameworks are behind traits, off unless asked for: a package that depends
@@ -38,6 +40,9 @@ let package = Package(
     traits: [
         .trait(name: "Hummingbird", description: "VettedHummingbird: Vetted at the door of a Hummingbird 2 server."),
         .trait(name: "Vapor", description: "VettedVapor: Vetted at the door of a Vapor 4 server."),
+        .trait(
+            name: "OpenAPI",
+            description: "VettedOpenAPI: an OpenAPI 3.0/3.1 document's schemas enforced by a swift-openapi-runtime ServerMiddleware."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +62,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // NIO's HTTP parts in swift-http-types' terms, as Hummingbird's channel passes them (VettedConnectionCloser).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // For VettedOpenAPI only, under its trait: the generator's runtime (ServerMiddleware, HTTPBody),
+        // its HTTP types, and Yams for documents written in YAML (the generator's own range, 6.x).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.7.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // Limits, the one error vocabulary, and the single place raw bytes are scanned.
@@ -119,6 +129,17 @@ let package = Package(
             name: "VettedVapor",
             dependencies: ["Vetted", .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))],
             swiftSettings: strictSettings),
+        // OpenAPI 3.0/3.1: a document's request schemas checked in front of swift-openapi-generator's handlers.
+        .target(
+            name: "VettedOpenAPI",
+            dependencies: [
+                "Vetted",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["OpenAPI"])),
+            ],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "vet",
             dependencies: [
@@ -167,6 +188,7 @@ let package = Package(
                 "VettedVapor", "VettedMacros", "VettedTestSupport", .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"])),
             ],
             swiftSettings: strictSettings),
+        .testTarget(name: "VettedOpenAPITests", dependencies: ["VettedOpenAPI", "VettedTestSupport"], swiftSettings: strictSettings),
         // Every Swift sample in the README and the DocC articles, compiled and run.
         .testTarget(name: "DocSampleTests", dependencies: ["Vetted", "VettedMacros"], swiftSettings: strictSettings),
     ],

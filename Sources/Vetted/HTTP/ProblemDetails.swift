@@ -1,7 +1,7 @@
 import Foundation
 import VettedJSON
 public import VettedCore
-import VettedRules
+public import VettedRules
 import VettedRaw
 
 /// An RFC 9457 problem details object (`application/problem+json`): what a
@@ -240,7 +240,9 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
 }
 
 extension ProblemDetails.Entry {
-    init(_ error: VettedError, stage: FailureStage) {
+    /// The entry for one of Vetted's errors: its pointer, path and code, its message with its
+    /// line and column (or byte offset) as the detail, and its parameters.
+    public init(_ error: VettedError, stage: FailureStage) {
         var detail = error.message
         if let location = error.location {
             detail += " (line \(location.line), column \(location.column))"

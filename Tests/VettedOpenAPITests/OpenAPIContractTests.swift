@@ -1,0 +1,196 @@
+#if OpenAPI  // the trait that brings in swift-openapi-runtime and Yams (Package.swift)
+import Foundation
+import HTTPTypes
+import Testing
+import VettedOpenAPI
+import VettedTestSupport
+
+/// The error compiling `document` throws.
+func compileError(_ document: String, options: OpenAPIContract.Options = .init()) -> VettedError? {
+    do {
+        _ = try OpenAPIContract(document, options: options)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The problem a POST of `body` to `operation` is refused with, or `nil` if it is accepted.
+func refusal(_ contract: OpenAPIContract, _ operation: String, _ body: String) -> ProblemDetails? {
+    var fields = HTTPFields()
+    fields[.contentType] = "application/json"
+    let request = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/", headerFields: fields)
+    switch contract.check(operationID: operation, request: request, body: Array(body.utf8)) {
+    case .success: return nil
+    case .failure(let problem): return problem.details
+    }
+}
+
+@Suite("OpenAPIContract: documents read as OpenAPI 3.0 and 3.1 mean them, refused loudly at start-up")
+struct OpenAPIContractTests {
+    static let document30 = """
+        openapi: 3.0.3
+        info: {title: t, version: '1'}
+        paths:
+          /items:
+            post:
+              requestBody:
+                content:
+                  application/json:
+                    schema: {$ref: '#/components/schemas/Item'}
+              responses:
+                '200': {description: ok}
+        components:
+          schemas:
+            Item:
+              type: object
+              properties:
+                note: {type: string, nullable: true}
+                price: {type: number, minimum: 0, exclusiveMinimum: true}
+                size: {type: integer, maximum: 10, exclusiveMaximum: false}
+                kind: {$ref: '#/components/schemas/Kind', description: ignored sibling, maxLength: 1}
+                answer: {type: string, enum: [yes, no, on], example: yes}
+            Kind: {type: string, enum: [small, large]}
+        """
+
+    @Test func openAPI30SchemasAreReadAs30MeansThem() throws {
+        let contract = try OpenAPIContract(Self.document30)
+        #expect(contract.isOpenAPI30)
+        #expect(contract.operationIDs == ["post/items"])
+        #expect(refusal(contract, "post/items", #"{"note":null,"price":0.5,"size":10,"kind":"large","answer":"yes"}"#) == nil)
+        let refused = try #require(refusal(contract, "post/items", #"{"price":0,"size":11,"kind":"medium","answer":true}"#))
+        #expect(refused.status == 422)
+        #expect(refused.errors.map(\.code) == ["exclusiveMinimum", "maximum", "enum", "type", "enum"])
+        #expect(refused.errors.map(\.pointer) == ["/price", "/size", "/kind", "/answer", "/answer"])
+        #expect(refused.errors.first?.parameters["schemaLocation"] == .string("#/components/schemas/Item/properties/price/exclusiveMinimum"))
+    }
+
+    @Test func yamlPlainScalarsAreReadByYAML12sCoreSchema() throws {
+        let contract = try OpenAPIContract(
+            """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths:
+              /x:
+                post:
+                  operationId: x
+                  requestBody:
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          properties:
+                            flag: {enum: [yes, off, 2024-01-01]}
+                            count: {maximum: 0x10}
+                            ratio: {minimum: .5, maximum: +1.}
+                  responses: {}
+            """)
+        #expect(refusal(contract, "x", #"{"flag":"yes","count":16,"ratio":1}"#) == nil)
+        #expect(refusal(contract, "x", #"{"flag":"2024-01-01","ratio":0.5}"#) == nil)
+        let refused = try #require(refusal(contract, "x", #"{"flag":true,"count":17,"ratio":0.4}"#))
+        #expect(refused.errors.map(\.code) == ["enum", "maximum", "minimum"])
+    }
+
+    @Test func aReferenceThatNamesNothingIsAStartUpErrorNamingTheOperation() throws {
+        let error = try #require(
+            compileError(
+                """
+                {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"makeX",
+                "requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Missing"}}}},"responses":{}}}}}
+                """))
+        #expect(error.code == .unresolvableReference)
+        #expect(error.message.hasPrefix("operation makeX (POST /x): the request body, application/json: "))
+        #expect(error.parameters["operation"] == .string("makeX"))
+    }
+
+    @Test func anExternalReferenceIsRefusedNotFetched() throws {
+        let error = try #require(
+            compileError(
+                """
+                {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"parameters":[{"$ref":"other.yaml#/p"}],"responses":{}}}}}
+                """))
+        #expect(error.code == .unresolvableReference)
+        #expect(error.message == "operation get/x (GET /x): a parameter: other.yaml#/p names nothing in this document (other documents are not fetched: bundle them)")
+    }
+
+    @Test func aDefaultThatBreaksItsOwnSchemaIsAStartUpError() throws {
+        let error = try #require(
+            compileError(
+                """
+                {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+                "requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"code":{"type":"string","maxLength":3,"default":"toolong"}}}}}},"responses":{}}}}}
+                """))
+        #expect(error.code == .defaultBreaksRule)
+        #expect(error.parameters["schemaLocation"] == .string("#/paths/~1x/post/requestBody/content/application~1json/schema/properties/code"))
+    }
+
+    @Test func aBodyOfAnotherMediaTypeWithConstraintsIsRefusedUnlessNamed() throws {
+        let document = """
+            {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"upload",
+            "requestBody":{"content":{"multipart/form-data":{"schema":{"type":"object","required":["file"]}},
+            "application/octet-stream":{"schema":{"type":"string","format":"binary"}}}},"responses":{}}}}}
+            """
+        let error = try #require(compileError(document))
+        #expect(error.code == .invalidOpenAPIDocument)
+        #expect(error.message.contains("multipart/form-data: only JSON bodies are checked"))
+        let contract = try OpenAPIContract(document, options: .init(uncheckedMediaTypes: ["multipart/form-data"]))
+        #expect(contract.operationIDs == ["upload"])
+    }
+
+    @Test func objectParametersAndContentParametersAreRefusedNotSkipped() throws {
+        let error = try #require(
+            compileError(
+                """
+                {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"get":{"operationId":"find",
+                "parameters":[{"name":"filter","in":"query","style":"deepObject","schema":{"type":"object","properties":{"a":{"type":"integer"}}}}],"responses":{}}}}}
+                """))
+        #expect(error.message == "operation find (GET /x): query parameter filter is an object, which Vetted does not check yet")
+    }
+
+    @Test func swaggerAndUnknownVersionsAreRefused() throws {
+        #expect(compileError(#"{"swagger":"2.0","info":{},"paths":{}}"#)?.message == #"the document has no "openapi" version (Swagger 2.0 is not read)"#)
+        #expect(compileError(#"{"openapi":"4.0.0","paths":{}}"#)?.message == "OpenAPI 4.0.0 is not read; Vetted reads 3.0 and 3.1")
+    }
+
+    @Test func yamlMergeKeysAndBrokenYAMLAreLocatedErrors() throws {
+        let merge = try #require(compileError("openapi: 3.1.0\nbase: &b {a: 1}\nother:\n  <<: *b\n"))
+        #expect(merge.code == .invalidOpenAPIDocument)
+        #expect(merge.path == [.key("other")])
+        let broken = try #require(compileError("openapi: 3.1.0\npaths: [\n"))
+        #expect(broken.code == .invalidOpenAPIDocument)
+        #expect(broken.message.hasPrefix("the document is not well-formed YAML: "))
+        #expect(broken.message.hasSuffix("at line 3, column 1"))
+    }
+
+    @Test func anAliasBombIsRefusedWithinTheLimits() throws {
+        var yaml = "openapi: 3.1.0\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 { yaml += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let error = try #require(compileError(yaml))
+        #expect(error.code == .amplificationLimitExceeded)
+    }
+
+    @Test func deepYAMLIsRefusedBeforeYamsRecursesIntoIt() throws {
+        let yaml = "openapi: 3.1.0\nx: " + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "\n"
+        let error = try #require(compileError(yaml))
+        #expect(error.code == .depthLimitExceeded)
+        #expect(error.message == "the YAML document nests about 600 levels deep (indentation and brackets), more than 512")
+    }
+
+    @Test func aParameterDeclaredOnThePathItemIsOverriddenByTheOperations() throws {
+        let contract = try OpenAPIContract(
+            """
+            {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{
+            "parameters":[{"name":"n","in":"query","required":true,"schema":{"type":"integer","maximum":1}}],
+            "get":{"operationId":"x","parameters":[{"name":"n","in":"query","schema":{"type":"integer","maximum":5}}],"responses":{}}}}}
+            """)
+        func status(_ path: String) -> Int? {
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: path)
+            guard case .failure(let problem) = contract.check(operationID: "x", request: request, body: nil) else { return nil }
+            return problem.details.status
+        }
+        #expect(status("/x?n=3") == nil)
+        #expect(status("/x") == nil)
+        #expect(status("/x?n=6") == 422)
+    }
+}
+#endif
