@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with address sanitizer and runs it.
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# Targets: json, bplist, xmlplist, decode, plistdecode, archive, generated, jsonschema, raw. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+# Targets: json, bplist, xmlplist, decode, plistdecode, archive, generated, jsonschema, raw, openapi. Crashes land in Fuzz/artifacts/; add each as a named regression test.
 # Amplification is a finding, not a slow pass: inputs are at most 8 KiB, so under the default
 # Limits nothing may expand past the 8 MiB amplification threshold (Limits.amplificationThreshold).
 # One allocation over 128 MiB (16× that), an input taking over 3 s (an ASan build decodes an
@@ -29,10 +29,12 @@ run() {
 }
 
 # The raw stage needs swift-crypto, so SwiftPM builds it (nested package Fuzz/).
-if [ "$target" = raw ]; then
-  swift build --package-path "$root/Fuzz" --scratch-path "$build/spm" -c release \
-    --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --product fuzz-raw
-  run "$build/spm/release/fuzz-raw" "$@" "$build/corpus" "$root/Fuzz/seeds/raw"
+if [ "$target" = raw ] || [ "$target" = openapi ]; then
+  # Both in one SwiftPM scratch folder, so swift-crypto and the Vetted modules are built once.
+  spm="$root/.build-fuzz/spm"
+  swift build --package-path "$root/Fuzz" --scratch-path "$spm" -c release \
+    --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING --product "fuzz-$target"
+  run "$spm/release/fuzz-$target" "$@" "$build/corpus" "$root/Fuzz/seeds/$target"
   exit 0
 fi
 
@@ -45,7 +47,7 @@ case "$target" in
   archive) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros VettedArchive); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   jsonschema) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedJSONSchema); entry="$root/Fuzz/JSONSchema/FuzzJSONSchema.swift" ;;
   generated) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
-  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, jsonschema, raw)" >&2; exit 64 ;;
+  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, jsonschema, raw, openapi)" >&2; exit 64 ;;
 esac
 # The package's import rule too: without it, a plain `import` is public and clashes with a `package import` of the same module.
 flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g -enable-upcoming-feature InternalImportsByDefault)

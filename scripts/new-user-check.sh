@@ -46,9 +46,14 @@ if compgen -G "$work/.build/*/VettedMacrosPlugin-tool" >/dev/null || compgen -G 
   exit 1
 fi
 echo "swift-syntax not built: good"
-# Nor Hummingbird or Vapor, which only the adapter products need (SwiftPM still resolves them).
-if compgen -G "$work/.build/*/Hummingbird*.build" >/dev/null || compgen -G "$work/.build/*/Vapor.build" >/dev/null; then
-  echo "Hummingbird or Vapor was built for a package that uses only Vetted" >&2
+# Nor Hummingbird, Vapor, swift-openapi-runtime or Yams, which only the adapter products need, each under its trait.
+if compgen -G "$work/.build/*/Hummingbird*.build" >/dev/null || compgen -G "$work/.build/*/Vapor.build" >/dev/null \
+  || compgen -G "$work/.build/*/OpenAPIRuntime.build" >/dev/null || compgen -G "$work/.build/*/Yams.build" >/dev/null; then
+  echo "Hummingbird, Vapor, swift-openapi-runtime or Yams was built for a package that uses only Vetted" >&2
   exit 1
 fi
-echo "Hummingbird and Vapor not built: good ($(ls "$work/.build/checkouts" | wc -l) packages resolved)"
+if ls "$work/.build/checkouts" | grep -qixE 'hummingbird|vapor|swift-openapi-runtime|yams'; then
+  echo "an adapter's framework was resolved for a package that uses only Vetted: $(ls "$work/.build/checkouts" | tr '\n' ' ')" >&2
+  exit 1
+fi
+echo "Hummingbird, Vapor, swift-openapi-runtime and Yams not built or resolved: good ($(ls "$work/.build/checkouts" | wc -l) packages resolved)"

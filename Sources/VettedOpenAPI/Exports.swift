@@ -1,5 +1,6 @@
 #if OpenAPI  // the trait that brings in swift-openapi-runtime and Yams (Package.swift)
-// `import VettedOpenAPI` brings in Vetted and swift-openapi-runtime.
+// `import VettedOpenAPI` brings in Vetted, swift-openapi-runtime and its HTTP types.
+@_exported public import HTTPTypes
 @_exported public import OpenAPIRuntime
 @_exported public import Vetted
 #else

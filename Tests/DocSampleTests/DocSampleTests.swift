@@ -50,7 +50,7 @@ import Testing
 
     /// The test folders whose sources hold samples: this target's, and the adapters' (whose
     /// samples need a framework this target does not build).
-    static let sampleFolders = ["Tests/DocSampleTests", "Tests/VettedHummingbirdTests", "Tests/VettedVaporTests"]
+    static let sampleFolders = ["Tests/DocSampleTests", "Tests/VettedHummingbirdTests", "Tests/VettedVaporTests", "Tests/VettedOpenAPITests"]
 
     /// The regions of the sample folders' sources, joined per key.
     static func regions() throws -> [String: [String]] {

@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+import OpenAPIHummingbird
+import VettedOpenAPI
+
+/// The listings API as a Hummingbird application.
+public enum ListingsApp {
+    /// The OpenAPI document this server implements, as shipped with it.
+    static func document() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw VettedError(code: .invalidOpenAPIDocument, message: "openapi.yaml is not among the server's resources")
+        }
+        return try Data(contentsOf: url)
+    }
+
+    /// A router serving `service` through the generated stubs, with `GET /openapi.yaml`.
+    /// `checked: false` leaves the middleware out, to show what reaches the handlers without it.
+    static func router(service: ListingsService, checked: Bool = true) throws -> Router<BasicRequestContext> {
+        let document = try document()
+        let router = Router()
+        router.get("openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: document)))
+        }
+        // The document compiled once, at start-up: a schema or $ref it cannot enforce stops the server here.
+        let middlewares = checked ? [VettedOpenAPIMiddleware(contract: try OpenAPIContract(document), applyDefaults: true)] : []
+        try service.registerHandlers(on: router, middlewares: middlewares)
+        return router
+    }
+
+    /// The server `listings-api` runs: the document enforced, listings kept in memory.
+    public static func application(port: Int) throws -> some ApplicationProtocol {
+        Application(router: try router(service: ListingsService()), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+    }
+}
