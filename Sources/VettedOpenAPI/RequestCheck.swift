@@ -259,7 +259,9 @@ struct ParameterValues {
             texts = [found]
         }
         if let elements = parameter.elements {
-            let items = parameter.explode && texts.count > 1 ? texts : texts.flatMap { $0.isEmpty ? [] : $0.split(separator: ",", omittingEmptySubsequences: false) }
+            // Exploded (`tag=a&tag=b`), each pair is one element, `tag=` an empty one; else the one
+            // value is split at commas. As the generated server reads them, so that one text has one answer.
+            let items = parameter.explode ? texts : texts.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             return .value(.array(items.map { Self.read($0, as: elements, limits: limits) }))
         }
         // A parameter given twice is read as its first value (as the generated server reads it).

@@ -22,7 +22,7 @@ public enum ListingsApp {
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: document)))
         }
         // The document compiled once, at start-up: a schema or $ref it cannot enforce stops the server here.
-        let middlewares = checked ? [VettedOpenAPIMiddleware(contract: try OpenAPIContract(document), applyDefaults: true)] : []
+        let middlewares = checked ? [VettedOpenAPIMiddleware(contract: try OpenAPIContract(document), applyDefaults: true, validateResponses: true)] : []
         try service.registerHandlers(on: router, middlewares: middlewares)
         return router
     }
