@@ -27,8 +27,9 @@ public enum ListingsApp {
         return router
     }
 
-    /// The server `listings-api` runs: the document enforced, listings kept in memory.
-    public static func application(port: Int) throws -> some ApplicationProtocol {
-        Application(router: try router(service: ListingsService()), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+    /// The server `listings-api` runs: the document enforced (unless `checked` is false), listings kept in memory.
+    public static func application(port: Int, checked: Bool = true) throws -> some ApplicationProtocol {
+        Application(
+            router: try router(service: ListingsService(), checked: checked), configuration: .init(address: .hostname("127.0.0.1", port: port)))
     }
 }

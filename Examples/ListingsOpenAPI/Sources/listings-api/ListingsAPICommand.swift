@@ -11,7 +11,10 @@ struct ListingsAPICommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (127.0.0.1).")
     var port = 8080
 
+    @Flag(help: "Serve without VettedOpenAPIMiddleware: the generated stubs alone (to measure the middleware's cost, or see what reaches the handlers).")
+    var unchecked = false
+
     func run() async throws {
-        try await ListingsApp.application(port: port).runService()
+        try await ListingsApp.application(port: port, checked: !unchecked).runService()
     }
 }
