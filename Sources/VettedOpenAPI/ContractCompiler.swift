@@ -219,8 +219,9 @@ struct ContractCompiler {
         return compiled
     }
 
-    /// A `content` map's media types and their schemas. For a request (`checked`), a schema on
-    /// a media type other than JSON must say no more than "bytes", unless the options name it.
+    /// A `content` map's media types, their schemas and, for a request (`checked`), where a body's
+    /// defaults come from. For a request, a schema on a media type other than JSON must say no
+    /// more than "bytes", unless the options name it.
     private mutating func content(_ value: JSONValue?, at pointer: String, what: String, checked: Bool) throws(VettedError) -> [CompiledMedia] {
         guard case .object(let content)? = value else { return [] }
         var media: [CompiledMedia] = []
@@ -229,7 +230,7 @@ struct ContractCompiler {
             let isJSON = VettedMediaType.isJSON(range)
             let schemaPointer = pointer + "/" + OpenAPIDocument.escape(entry.key) + "/schema"
             guard case .object(let object) = entry.value, object["schema"] != nil else {
-                media.append(CompiledMedia(range: range, schema: nil, pointer: nil, isJSON: isJSON))
+                media.append(CompiledMedia(range: range, schema: nil, defaults: nil, isJSON: isJSON))
                 continue
             }
             let name = "\(what), \(Excerpt.escape(entry.key, maximumBytes: 80))"
@@ -239,10 +240,12 @@ struct ContractCompiler {
                         code: .invalidOpenAPIDocument,
                         message: "\(name): only JSON bodies are checked, and this schema has constraints; name the media type in Options.uncheckedMediaTypes to pass it on unchecked")
                 }
-                media.append(CompiledMedia(range: range, schema: nil, pointer: nil, isJSON: false))
+                media.append(CompiledMedia(range: range, schema: nil, defaults: nil, isJSON: false))
                 continue
             }
-            media.append(CompiledMedia(range: range, schema: try schema(at: schemaPointer, what: name), pointer: schemaPointer, isJSON: true))
+            let compiled = try schema(at: schemaPointer, what: name)
+            media.append(
+                CompiledMedia(range: range, schema: compiled, defaults: checked ? DefaultPlan(document: document, pointer: schemaPointer) : nil, isJSON: true))
         }
         return media
     }

@@ -112,8 +112,8 @@ struct CompiledMedia: Sendable {
     /// The media type or range as the document writes it, lowercased: `application/json`, `image/*`, `*/*`.
     let range: String
     let schema: JSONSchema?
-    /// The schema's pointer in the document (for defaults).
-    let pointer: String?
+    /// Where a request body's absent properties get their defaults; `nil` when none has one.
+    let defaults: DefaultPlan?
     let isJSON: Bool
 }
 

@@ -88,7 +88,7 @@ struct OpenAPIDocument: Sendable {
         if pointer.isEmpty { return [] }
         guard pointer.hasPrefix("/") else { return nil }
         return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            $0.contains("~") ? $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") : String($0)
         }
     }
 

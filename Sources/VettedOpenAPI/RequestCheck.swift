@@ -114,7 +114,7 @@ extension OpenAPIContract {
         }
         outcome.entries = report.errors.map { Self.entry($0) }
         outcome.more = report.moreErrors
-        guard report.isValid, applyDefaults, let pointer = media.pointer else { return .success(outcome) }
+        guard report.isValid, applyDefaults, let plan = media.defaults else { return .success(outcome) }
         // Filled in only on a valid body (so it parses: the validation just read it); the
         // filled body is validated again as a whole.
         var value: JSONValue
@@ -123,8 +123,7 @@ extension OpenAPIContract {
         } catch {
             return .failure(Self.problem(.syntax, [ProblemDetails.Entry(error, stage: .syntax)], more: 0, underlying: error))
         }
-        var filler = DefaultFiller(document: document, maximumDepth: options.limits.effectiveMaxDepth)
-        guard filler.fill(&value, schemas: [pointer], depth: 0) else { return .success(outcome) }
+        guard plan.fill(&value, maximumDepth: options.limits.effectiveMaxDepth) else { return .success(outcome) }
         let filled = schema.validate(value, mode: .collect(upTo: room))
         outcome.entries = filled.errors.map { Self.entry($0) }
         outcome.more = filled.moreErrors

@@ -192,5 +192,44 @@ struct OpenAPIContractTests {
         #expect(status("/x") == nil)
         #expect(status("/x?n=6") == 422)
     }
+
+    /// The body `check` hands on for `body` with defaults filled in, as text, or the problem's status.
+    static func filled(_ contract: OpenAPIContract, _ body: String) -> String {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        let request = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/x", headerFields: fields)
+        switch contract.check(operationID: "x", request: request, body: Array(body.utf8), applyDefaults: true) {
+        case .success(let bytes): return String(decoding: bytes ?? [], as: UTF8.self)
+        case .failure(let problem): return "\(problem.details.status) \(problem.details.errors.map(\.pointer))"
+        }
+    }
+
+    @Test func defaultsAreFilledThroughReferencesAllOfItemsAndARecursiveSchema() throws {
+        let contract = try OpenAPIContract(
+            """
+            {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+            "requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Node"}}}},"responses":{}}}},
+            "components":{"schemas":{
+              "Node":{"allOf":[{"$ref":"#/components/schemas/Named"}],"type":"object","properties":{
+                "sold":{"type":"boolean","default":false},
+                "kind":{"$ref":"#/components/schemas/Kind"},
+                "children":{"type":"array","items":{"$ref":"#/components/schemas/Node"}}}},
+              "Named":{"properties":{"name":{"type":"string","default":"-","maxLength":5}}},
+              "Kind":{"type":"string","enum":["a","b"],"default":"a"}}}}
+            """)
+        #expect(Self.filled(contract, #"{"children":[{"sold":true},{"name":"n","children":[{}]}]}"#)
+            == #"{"children":[{"sold":true,"kind":"a","name":"-"},{"name":"n","children":[{"sold":false,"kind":"a","name":"-"}],"sold":false,"kind":"a"}],"sold":false,"kind":"a","name":"-"}"#)
+        // Filled only in a valid body; an invalid one is refused as sent.
+        #expect(Self.filled(contract, #"{"children":[{"name":"toolong"}]}"#) == "422 [\"/children/0/name\"]")
+    }
+
+    @Test func aBodyWithNoDefaultsToFillIsHandedOnAsSent() throws {
+        let contract = try OpenAPIContract(
+            """
+            {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+            "requestBody":{"content":{"application/json":{"schema":{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}}}}}},"responses":{}}}}}
+            """)
+        #expect(Self.filled(contract, "{ \"a\" : [1, 2] }") == "{ \"a\" : [1, 2] }")
+    }
 }
 #endif
