@@ -51,75 +51,9 @@ public enum VettedRequestBody {
         }
     }
 
-    /// The body, read in a task of its own that ``DeadlineWatch`` cancels once the
-    /// deadline has passed. (A task group with a sleeping task, as `Deadline.run` does,
-    /// cost about a third of the requests a server answers each second; a NIO timer
-    /// per request, two wake-ups of an event loop.)
+    /// The body within `maxBytes` and `timeout` (``Vetted/BoundedReader``, its deadline watched without a timer per request).
     static func read(_ body: RequestBody, maxBytes: Int, within timeout: Duration) async throws -> [UInt8] {
-        let read: @Sendable () async throws -> [UInt8] = { try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: maxBytes) }
-        // Started where the caller runs, up to its first wait (no hop to another thread for a body that is there).
-        let reading: Task<[UInt8], any Error>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            reading = Task.immediate { try await read() }
-        } else {
-            reading = Task { try await read() }
-        }
-        let deadline = NIODeadline.now() + .nanoseconds(timeout.boundedNanoseconds)
-        let watched = DeadlineWatch.shared.add(deadline) { reading.cancel() }
-        defer { DeadlineWatch.shared.remove(watched) }
-        do {
-            return try await withTaskCancellationHandler { try await reading.value } onCancel: { reading.cancel() }
-        } catch {
-            if NIODeadline.now() >= deadline { throw VettedError(code: .deadlineExceeded, message: "the body did not all arrive within \(timeout)") }
-            throw error
-        }
-    }
-}
-
-/// The deadlines of the request bodies being read, checked every 50 ms on one of NIO's
-/// event loops: a body still arriving at its deadline has its read cancelled within 50 ms
-/// after it. Adding and removing one is a lock and a dictionary entry, without waking a thread.
-///
-/// One for the process (the timer that checks them is one); what it holds is only the
-/// bodies being read now.
-final class DeadlineWatch: Sendable {
-    static let shared = DeadlineWatch()
-    static let period = TimeAmount.milliseconds(50)
-
-    private struct Entry: Sendable {
-        let deadline: NIODeadline
-        let cancel: @Sendable () -> Void
-    }
-
-    private let entries = Locked<(next: UInt64, watched: [UInt64: Entry])>((0, [:]))
-
-    private init() {
-        NIOSingletons.posixEventLoopGroup.any().scheduleRepeatedTask(initialDelay: Self.period, delay: Self.period) { [entries] _ in
-            let now = NIODeadline.now()
-            var expired: [@Sendable () -> Void] = []
-            entries.update { state in
-                for (id, entry) in state.watched where entry.deadline <= now {
-                    expired.append(entry.cancel)
-                    state.watched[id] = nil
-                }
-            }
-            for cancel in expired { cancel() }
-        }
-    }
-
-    /// Watches `deadline`: `cancel` runs once it has passed, unless removed first.
-    func add(_ deadline: NIODeadline, cancel: @escaping @Sendable () -> Void) -> UInt64 {
-        var id: UInt64 = 0
-        entries.update { state in
-            id = state.next
-            state.next &+= 1
-            state.watched[id] = Entry(deadline: deadline, cancel: cancel)
-        }
-        return id
-    }
-
-    func remove(_ id: UInt64) {
-        entries.update { $0.watched[id] = nil }
+        try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: maxBytes, within: timeout)
     }
 }
 

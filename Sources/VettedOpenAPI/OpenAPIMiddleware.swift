@@ -108,43 +108,9 @@ enum BodyReader {
     /// `deadlineExceeded` (the read is cancelled); the transport's own errors pass through.
     static func read(_ body: HTTPBody, upTo limit: Int, within deadline: Duration) async throws -> [UInt8] {
         if case .known(let length) = body.length, length > Int64(limit) {
-            throw tooLarge(limit)
+            throw VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(length) bytes, over the limit of \(limit)")
         }
-        let outcome: Result<[UInt8], any Error> = await withTaskGroup(of: Result<[UInt8], any Error>?.self) { group in
-            group.addTask {
-                do {
-                    return .success(try await collect(body, upTo: limit))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            group.addTask {
-                do {
-                    try await Task.sleep(for: deadline)
-                } catch {
-                    return nil
-                }
-                return .failure(VettedError(code: .deadlineExceeded, message: "the body did not arrive within \(deadline)"))
-            }
-            var first: Result<[UInt8], any Error>?
-            while first == nil, let next = await group.next() { first = next }
-            group.cancelAll()
-            return first ?? .failure(CancellationError())
-        }
-        return try outcome.get()
-    }
-
-    private static func collect(_ body: HTTPBody, upTo limit: Int) async throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        for try await chunk in body {
-            guard chunk.count <= limit - bytes.count else { throw tooLarge(limit) }
-            bytes += chunk
-        }
-        return bytes
-    }
-
-    static func tooLarge(_ limit: Int) -> VettedError {
-        VettedError(code: .inputSizeLimitExceeded, message: "the body is larger than the limit of \(limit) bytes")
+        return try await BoundedReader.read(body, maxBytes: limit, within: deadline)
     }
 }
 #endif

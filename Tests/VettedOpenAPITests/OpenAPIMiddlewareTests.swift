@@ -102,6 +102,29 @@ struct OpenAPIMiddlewareTests {
         #expect(result.codes == ["inputSizeLimitExceeded"])
     }
 
+    /// A body whose first bytes come and the rest never do: cut off at the contract's deadline with 408.
+    @Test func aBodyThatStopsArrivingIs408AtTheDeadline() async throws {
+        let patient = VettedOpenAPIMiddleware(contract: try OpenAPIContract(listingsDocument, options: .init(bodyDeadline: .milliseconds(200))))
+        let (chunks, more) = AsyncStream.makeStream(of: ArraySlice<UInt8>.self)
+        more.yield(ArraySlice(#"{"name":"#.utf8))
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        let request = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/listings", headerFields: fields)
+        let handled = Mutex(false)
+        let (response, body) = try await patient.intercept(
+            request, body: HTTPBody(chunks, length: .unknown, iterationBehavior: .single), metadata: ServerRequestMetadata(), operationID: "createListing"
+        ) { _, _, _ in
+            handled.withLock { $0 = true }
+            return (HTTPResponse(status: .ok), nil)
+        }
+        more.finish()
+        let text = String(decoding: try await [UInt8](collecting: try #require(body), upTo: 1 << 16), as: UTF8.self)
+        #expect(response.status.code == 408)
+        #expect(response.headerFields[.connection] == "close")
+        #expect(text.contains(#""code":"deadlineExceeded""#))
+        #expect(!handled.withLock { $0 })
+    }
+
     @Test func aMediaTypeTheOperationDoesNotTakeIs415() async throws {
         let plain = try await exchange(middleware, "createListing", contentType: "text/plain", body: "hello")
         #expect(plain.status == 415)

@@ -1,0 +1,124 @@
+import VettedCore
+
+extension BoundedReader {
+    /// Every chunk of an asynchronous sequence (an HTTP body), if they add up to at most
+    /// `maxBytes` and arrive within `timeout`.
+    ///
+    /// The chunks are read in a task of their own, started where the caller runs (no hop to
+    /// another thread for a body that is already there), which ``DeadlineWatch`` cancels once
+    /// the deadline has passed. Cancelling the caller cancels the read.
+    ///
+    /// - Throws: `VettedError`: `inputSizeLimitExceeded` past `maxBytes`, `deadlineExceeded`
+    ///   past `timeout` (whatever the sequence did when its task was cancelled); `CancellationError`
+    ///   when the caller is cancelled; errors of the sequence itself as they are.
+    package static func read<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks, maxBytes: Int, within timeout: Duration
+    ) async throws -> [UInt8] where Chunks.Element: Collection<UInt8> {
+        let read: @Sendable () async throws -> [UInt8] = { try await BoundedReader.read(chunks, maxBytes: maxBytes) }
+        let reading: Task<[UInt8], any Error>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            reading = Task.immediate { try await read() }
+        } else {
+            reading = Task { try await read() }
+        }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let watched = DeadlineWatch.shared.add(deadline) { reading.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await reading.result
+        } onCancel: {
+            reading.cancel()
+        }
+        // A cancelled read may end early without an error (an `AsyncStream` just finishes), so
+        // what ended it is asked of the watch and of the caller, never of the bytes.
+        guard DeadlineWatch.shared.remove(watched) else {
+            throw VettedError(code: .deadlineExceeded, message: "the body did not all arrive within \(timeout)")
+        }
+        try Task.checkCancellation()
+        return try outcome.get()
+    }
+}
+
+/// The deadlines of the bodies being read now, checked every 50 ms by one task for the
+/// process: a body still arriving at its deadline has its read cancelled within 50 ms after
+/// it. Adding and removing one is a lock and a dictionary entry, without a timer or a task
+/// of its own. (A task group with a sleeping task per body cost about a third of the
+/// requests a server answers each second.)
+///
+/// The watching task runs only while something is watched.
+package final class DeadlineWatch: Sendable {
+    package static let shared = DeadlineWatch()
+    static let period = Duration.milliseconds(50)
+
+    private struct Entry: Sendable {
+        let deadline: ContinuousClock.Instant
+        let cancel: @Sendable () -> Void
+    }
+
+    private struct State: Sendable {
+        var next: UInt64 = 0
+        var watched: [UInt64: Entry] = [:]
+        var watching = false
+    }
+
+    private let state = Locked(State())
+
+    private init() {}
+
+    /// Watches `deadline`: `cancel` runs once it has passed, unless removed first.
+    package func add(_ deadline: ContinuousClock.Instant, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+        var id: UInt64 = 0
+        var start = false
+        state.update { state in
+            id = state.next
+            state.next &+= 1
+            state.watched[id] = Entry(deadline: deadline, cancel: cancel)
+            if !state.watching {
+                state.watching = true
+                start = true
+            }
+        }
+        if start { Task.detached { await self.watch() } }
+        return id
+    }
+
+    /// Stops watching `id`; `false` if its deadline had passed (and its `cancel` has run or is running).
+    package func remove(_ id: UInt64) -> Bool {
+        var removed = false
+        state.update { removed = $0.watched.removeValue(forKey: id) != nil }
+        return removed
+    }
+
+    /// Every `period`, cancels what has passed its deadline; stops when nothing is left to watch.
+    private func watch() async {
+        while true {
+            do {
+                try await Task.sleep(for: Self.period)
+            } catch {
+                // Cancelled (never, as started here): every read still watched is cancelled rather than left unwatched.
+                var all: [@Sendable () -> Void] = []
+                state.update { state in
+                    all = state.watched.values.map(\.cancel)
+                    state.watched = [:]
+                    state.watching = false
+                }
+                for cancel in all { cancel() }
+                return
+            }
+            let now = ContinuousClock.now
+            var expired: [@Sendable () -> Void] = []
+            var done = false
+            state.update { state in
+                for (id, entry) in state.watched where entry.deadline <= now {
+                    expired.append(entry.cancel)
+                    state.watched[id] = nil
+                }
+                if state.watched.isEmpty {
+                    state.watching = false
+                    done = true
+                }
+            }
+            for cancel in expired { cancel() }
+            if done { return }
+        }
+    }
+}
