@@ -138,13 +138,28 @@ extension [CompiledMedia] {
     /// The declared media type a `Content-Type` value falls under: exact, then `type/*`, then `*/*`.
     func match(_ contentType: String?) -> CompiledMedia? {
         guard let contentType else { return nil }
-        let essence =
-            contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence = Self.essence(of: contentType)
         guard let slash = essence.firstIndex(of: "/") else { return nil }
         if let exact = first(where: { $0.range == essence }) { return exact }
         let family = essence[..<slash] + "/*"
         if let range = first(where: { $0.range == family }) { return range }
         return first(where: { $0.range == "*/*" })
+    }
+
+    /// A `Content-Type` value without its parameters, trimmed and lowercased as the document's
+    /// keys are. An ASCII value (every one a client should send) is read byte by byte, without Foundation.
+    static func essence(of contentType: String) -> String {
+        let bytes = contentType.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
+        let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.distance(from: bytes.startIndex, to: end))
+        for byte in bytes[..<end] { kept.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) }
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = kept.firstIndex(where: { !blank($0) }), let last = kept.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(decoding: kept[first...last], as: UTF8.self)
     }
 }
 #endif

@@ -231,5 +231,28 @@ struct OpenAPIContractTests {
             """)
         #expect(Self.filled(contract, "{ \"a\" : [1, 2] }") == "{ \"a\" : [1, 2] }")
     }
+
+    @Test func aContentTypeIsMatchedWithoutItsParametersCaseOrBlanks() throws {
+        let contract = try OpenAPIContract(
+            """
+            {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+            "requestBody":{"content":{"application/json":{"schema":{"type":"integer"}},"text/*":{"schema":{"type":"string"}}}},"responses":{}}}}}
+            """)
+        func status(_ contentType: String, _ body: String) -> Int? {
+            var fields = HTTPFields()
+            fields[.contentType] = contentType
+            let request = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/x", headerFields: fields)
+            switch contract.check(operationID: "x", request: request, body: Array(body.utf8)) {
+            case .success: return nil
+            case .failure(let problem): return problem.details.status
+            }
+        }
+        #expect(status(" Application/JSON ; charset=utf-8", "1") == nil)
+        #expect(status("application/json\t", "\"a\"") == 422)
+        #expect(status("TEXT/Plain", "anything") == nil)
+        #expect(status("application/jsonx", "1") == 415)
+        #expect(status("application/json\u{A0}", "1") == nil)  // not ASCII: trimmed as Foundation trims whitespace
+        #expect(status(";", "1") == 415)
+    }
 }
 #endif

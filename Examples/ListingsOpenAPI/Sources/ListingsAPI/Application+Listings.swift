@@ -13,23 +13,42 @@ public enum ListingsApp {
         return try Data(contentsOf: url)
     }
 
+    /// How much of the document the server enforces.
+    public enum Checking: Sendable {
+        /// Requests checked, defaults filled in, responses checked: how the example serves.
+        case full
+        /// Requests checked only (the middleware's defaults).
+        case requests
+        /// No middleware: the generated stubs alone, to show what reaches the handlers without it.
+        case off
+    }
+
     /// A router serving `service` through the generated stubs, with `GET /openapi.yaml`.
     /// `checked: false` leaves the middleware out, to show what reaches the handlers without it.
     static func router(service: ListingsService, checked: Bool = true) throws -> Router<BasicRequestContext> {
+        try router(service: service, checking: checked ? .full : .off)
+    }
+
+    static func router(service: ListingsService, checking: Checking) throws -> Router<BasicRequestContext> {
         let document = try document()
         let router = Router()
         router.get("openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: document)))
         }
         // The document compiled once, at start-up: a schema or $ref it cannot enforce stops the server here.
-        let middlewares = checked ? [VettedOpenAPIMiddleware(contract: try OpenAPIContract(document), applyDefaults: true, validateResponses: true)] : []
+        let middlewares: [VettedOpenAPIMiddleware] =
+            switch checking {
+            case .full: [VettedOpenAPIMiddleware(contract: try OpenAPIContract(document), applyDefaults: true, validateResponses: true)]
+            case .requests: [VettedOpenAPIMiddleware(contract: try OpenAPIContract(document))]
+            case .off: []
+            }
         try service.registerHandlers(on: router, middlewares: middlewares)
         return router
     }
 
-    /// The server `listings-api` runs: the document enforced (unless `checked` is false), listings kept in memory.
-    public static func application(port: Int, checked: Bool = true) throws -> some ApplicationProtocol {
+    /// The server `listings-api` runs: the document enforced as `checking` says, listings kept in memory.
+    public static func application(port: Int, checking: Checking = .full) throws -> some ApplicationProtocol {
         Application(
-            router: try router(service: ListingsService(), checked: checked), configuration: .init(address: .hostname("127.0.0.1", port: port)))
+            router: try router(service: ListingsService(), checking: checking), configuration: .init(address: .hostname("127.0.0.1", port: port)))
     }
 }

@@ -14,7 +14,10 @@ struct ListingsAPICommand: AsyncParsableCommand {
     @Flag(help: "Serve without VettedOpenAPIMiddleware: the generated stubs alone (to measure the middleware's cost, or see what reaches the handlers).")
     var unchecked = false
 
+    @Flag(help: "Check requests only: no defaults filled in, responses not checked (the middleware's defaults).")
+    var requestsOnly = false
+
     func run() async throws {
-        try await ListingsApp.application(port: port, checked: !unchecked).runService()
+        try await ListingsApp.application(port: port, checking: unchecked ? .off : requestsOnly ? .requests : .full).runService()
     }
 }
