@@ -153,7 +153,7 @@ let package = Package(
             name: "VettedTestSupport", dependencies: ["VettedCore", "VettedRules", "VettedRaw", "VettedPlist", "VettedArchive", "VettedMacros"],
             path: "Tests/VettedTestSupport",
             swiftSettings: strictSettings),
-        .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore"], swiftSettings: strictSettings),
+        .testTarget(name: "VettedCoreTests", dependencies: ["VettedCore", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "VettedArchiveTests", dependencies: ["VettedArchive", "VettedPlist", "VettedRules", "VettedTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VettedRawTests", dependencies: ["Vetted", "VettedTestSupport"], swiftSettings: strictSettings),

@@ -366,7 +366,7 @@ struct SchemaCompiler {
         if let limit = try count(object, "minLength", context) { keywords.append(.minLength(limit)) }
         if let value = object["pattern"] {
             guard case .string(let source) = value else { throw failure("\"pattern\" must be a string", at: context.document, context.pointer) }
-            keywords.append(.pattern(try SchemaPattern.compile(source, at: location(context, "pattern")), source: source))
+            keywords.append(.pattern(try SchemaPattern.compile(source, at: location(context, "pattern")), escaped: Excerpt.escape(source, maximumBytes: 200)))
         }
         if case .string(let format)? = object["format"], formatAssertion {
             keywords.append(.format(format))

@@ -67,13 +67,13 @@ extension SchemaEvaluator {
             let matches = bytes >= Self.quadruple(limit) || (bytes >= limit && text.unicodeScalars.count >= limit)
             if !matches, reporting { report("minLength", node, keyword: "minLength", "shorter than \(limit) characters", ["minLength": .integer(limit)]) }
             return matches
-        case .pattern(let pattern, let source):
+        case .pattern(let pattern, let escaped):
             guard case .string(let text) = instance else { return true }
             let matches = pattern.matches(text)
             if !matches, reporting {
                 report(
                     "pattern", node, keyword: "pattern", "does not match the pattern",
-                    ["pattern": .string(Excerpt.escape(source, maximumBytes: 200))])
+                    ["pattern": .string(escaped)])
             }
             return matches
         case .format(let format):

@@ -65,7 +65,8 @@ indirect enum Keyword: Sendable {
     case minimum(ExactNumber, literal: String, exclusive: Bool)
     case maxLength(Int)
     case minLength(Int)
-    case pattern(LinearPattern, source: String)
+    /// The pattern, and its source as an error shows it (escaped once, when the schema is compiled).
+    case pattern(LinearPattern, escaped: String)
     case format(String)
     case maxItems(Int)
     case minItems(Int)

@@ -1,5 +1,6 @@
 import Testing
-import VettedCore
+@testable import VettedCore
+import VettedTestSupport
 
 @Suite struct ExcerptTests {
     @Test func escapesControlBidiBackslashAndInvalidUTF8() {
@@ -114,6 +115,35 @@ import VettedCore
                 let whole = Excerpt.escape(text, maximumBytes: .max)
                 let cut = Excerpt.escape(text, maximumBytes: 40)
                 #expect(whole.utf8.count <= 40 ? cut == whole : cut.hasSuffix("…") && whole.hasPrefix(String(cut.dropLast())), "\(length) × \(unit)")
+            }
+        }
+    }
+
+    /// Printable ASCII takes a path without a string per byte; it must cut and mark exactly as the piece-by-piece path does.
+    @Test func plainASCIIIsCutAsThePiecesAre() {
+        let printable = (0x20...0x7E).map { UInt8($0) }
+        var generator = SeededGenerator(seed: 0x5EED_E5C)
+        print("plainASCIIIsCutAsThePiecesAre: seed 0x5EED_E5C")
+        for length in 0...60 {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in printable[Int.random(in: 0..<printable.count, using: &generator)] }
+                let string = String(decoding: bytes, as: UTF8.self)
+                for quotes in [false, true] {
+                    for maximum in [0, 3, 4, 12, 40] {
+                        let window = Array(bytes.prefix(maximum + 4))
+                        let expected = Excerpt.capped(Excerpt.pieces(of: window, escapingQuotes: quotes), maximumBytes: maximum)
+                        #expect(Excerpt.escape(string, maximumBytes: maximum, quotes: quotes) == expected, "\(string) \(maximum) \(quotes)")
+                    }
+                }
+                let split = bytes.count / 2
+                let before = Array(bytes[..<split])
+                let after = Array(bytes[split...])
+                let excerpt = Excerpt(before: before, after: after)
+                var prefix = Excerpt.pieces(of: before)
+                while prefix.reduce(0, { $0 + $1.utf8.count }) > Excerpt.maximumBytes / 3 { prefix.removeFirst() }
+                let expected = prefix.joined() + Excerpt.capped(Excerpt.pieces(of: after), maximumBytes: Excerpt.maximumBytes - prefix.joined().utf8.count)
+                #expect(excerpt.text == expected, "\(string)")
+                #expect(excerpt.caret == prefix.joined().count)
             }
         }
     }

@@ -26,6 +26,13 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     /// into one capped excerpt.
     public init(before: [UInt8], after: [UInt8]) {
         let budgetBefore = Self.maximumBytes / 3
+        if Self.isPlain(before, quotes: false), Self.isPlain(after, quotes: false) {
+            // Printable ASCII with no backslash: every byte is its own piece, one byte and one character wide.
+            let prefix = before.suffix(budgetBefore)
+            text = String(decoding: prefix, as: UTF8.self) + Self.cappedPlain(after[...], maximumBytes: Self.maximumBytes - prefix.count)
+            caret = prefix.count
+            return
+        }
         var prefix = Self.pieces(of: before)
         var prefixBytes = prefix.reduce(0) { $0 + $1.utf8.count }
         while prefixBytes > budgetBefore, !prefix.isEmpty {
@@ -45,10 +52,25 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     public static func escape(_ string: String, maximumBytes: Int = Excerpt.maximumBytes, quotes: Bool = true) -> String {
         let (window, overflow) = Swift.max(0, maximumBytes).addingReportingOverflow(4)
         let bytes = overflow ? Array(string.utf8) : Array(string.utf8.prefix(window))
+        if isPlain(bytes, quotes: quotes) { return cappedPlain(bytes[...], maximumBytes: maximumBytes) }
         return capped(pieces(of: bytes, escapingQuotes: quotes), maximumBytes: maximumBytes)
     }
 
-    private static func capped(_ pieces: [String], maximumBytes: Int) -> String {
+    /// Whether every byte is printable ASCII that needs no escape (no backslash, nor a quote when
+    /// `quotes`): then each byte is a piece of its own, and ``capped(_:maximumBytes:)`` comes to
+    /// ``cappedPlain(_:maximumBytes:)`` without making a string per byte.
+    static func isPlain(_ bytes: [UInt8], quotes: Bool) -> Bool {
+        bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x5C && !(quotes && $0 == 0x22) }
+    }
+
+    /// ``capped(_:maximumBytes:)`` of bytes that ``isPlain(_:quotes:)``.
+    static func cappedPlain(_ bytes: ArraySlice<UInt8>, maximumBytes: Int) -> String {
+        if bytes.count <= maximumBytes { return String(decoding: bytes, as: UTF8.self) }
+        let ellipsis = "…"
+        return String(decoding: bytes.prefix(Swift.max(0, maximumBytes - ellipsis.utf8.count)), as: UTF8.self) + ellipsis
+    }
+
+    static func capped(_ pieces: [String], maximumBytes: Int) -> String {
         let total = pieces.reduce(0) { $0 + $1.utf8.count }
         if total <= maximumBytes { return pieces.joined() }
         let ellipsis = "…"
