@@ -73,21 +73,19 @@ public struct SourceText: Sendable {
     /// The escaped, capped excerpt of the line around `offset`.
     public func excerpt(at offset: Int) -> Excerpt {
         let at = Swift.max(0, Swift.min(offset, count))
+        // The bytes an excerpt can show, copied once.
+        let low = Swift.max(0, at - Excerpt.contextBytes)
+        let window = bytes(in: low..<Swift.min(count, at + Excerpt.maximumBytes))
+        let middle = at - low
+        let breaks: (UInt8) -> Bool = { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         // Up to `Excerpt.contextBytes` bytes before the offset, not crossing a line break.
-        var start = at
-        while start > 0, at - start < Excerpt.contextBytes,
-            let previous = byte(at: start - 1), previous != UInt8(ascii: "\n"), previous != UInt8(ascii: "\r")
-        {
-            start -= 1
-        }
+        var start = middle
+        while start > 0, !breaks(window[start - 1]) { start -= 1 }
         // Don't start inside a UTF-8 sequence.
-        while start < at, let byte = byte(at: start), byte & 0xC0 == 0x80 { start += 1 }
-        var end = at
-        while end < count, end - at < Excerpt.maximumBytes,
-            let next = byte(at: end), next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r")
-        {
-            end += 1
-        }
-        return Excerpt(before: bytes(in: start..<at), after: bytes(in: at..<end))
+        while start < middle, window[start] & 0xC0 == 0x80 { start += 1 }
+        // Up to `Excerpt.maximumBytes` after it, to the end of its line.
+        var end = middle
+        while end < window.count, !breaks(window[end]) { end += 1 }
+        return Excerpt(before: Array(window[start..<middle]), after: Array(window[middle..<end]))
     }
 }
