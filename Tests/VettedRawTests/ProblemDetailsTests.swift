@@ -121,4 +121,25 @@ import VettedTestSupport
         #expect(VettedMediaType.isJSON(contentType) == json)
         #expect(VettedMediaType.isPropertyList(contentType) == plist)
     }
+
+    /// `json` is written straight into bytes; it must be the text the value-tree writer gives, byte for byte.
+    @Test func theProblemsBytesAreWhatTheJSONWriterWrites() {
+        let odd = "q\"b\\n\nt\té\u{202E}\u{1F600}\u{7F}\u{2028}"
+        let parameters: [String: RuleParameter] = [
+            "minimum": .integer(-3), "ratio": .number(0.1), "infinite": .number(.infinity), "pattern": .string(odd),
+            "strict": .bool(true), "allowed": .list([.string("a"), .integer(2), .bool(false), .list([])]), odd: .string(""),
+        ]
+        let problems = [
+            ProblemDetails(type: "urn:vetted:problem:rules", title: "t", status: 422, detail: odd, errors: []),
+            ProblemDetails(
+                type: "urn:vetted:problem:rules", title: "The request breaks its contract", status: 422, detail: "2 errors",
+                errors: [
+                    ProblemDetails.Entry(pointer: "/a~1b", path: "$.a", code: "minimum", stage: "rules", detail: "below", parameters: parameters),
+                    ProblemDetails.Entry(pointer: "", path: "$", code: odd, stage: "syntax", detail: odd),
+                ]),
+        ]
+        for problem in problems {
+            #expect(problem.json == problem.jsonByValue, "\(String(decoding: problem.json, as: UTF8.self))")
+        }
+    }
 }

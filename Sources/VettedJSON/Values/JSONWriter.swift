@@ -131,7 +131,8 @@ public struct JSONWriter: Sendable {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ string: String, into output: inout [UInt8]) {
+    /// `string` as a JSON string literal, quotes included, appended to `output`.
+    package static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings are printable ASCII with nothing to escape: copied as they are.
         if string.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }) {
