@@ -1,7 +1,6 @@
 #if Hummingbird  // the trait that brings in the framework (Package.swift)
 public import Hummingbird
 import NIOCore
-import NIOPosix
 import Logging
 import VettedCore
 public import Vetted
@@ -38,22 +37,14 @@ public enum VettedRequestBody {
         let contentType = request.headers[.contentType]
         guard accepts(contentType) else { throw VettedProblem.unsupportedMediaType(contentType, expected: expected) }
         let cap = min(context.maxUploadSize, maxBytes)
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > cap {
-            throw VettedProblem(
-                VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(declared) bytes, over the limit of \(cap)"))
-        }
         let timeout = (context as? any VettedRequestContext)?.bodyTimeout ?? defaultTimeout
-        let body = request.body
         do {
-            return try await read(body, maxBytes: cap, within: timeout)
+            return try await BoundedReader.read(
+                request.body.map { $0.readableBytesView }, maxBytes: cap, within: timeout,
+                declaredLength: request.headers[.contentLength].flatMap { Int64($0) })
         } catch let error as VettedError {
             throw VettedProblem(error)
         }
-    }
-
-    /// The body within `maxBytes` and `timeout` (``Vetted/BoundedReader``, its deadline watched without a timer per request).
-    static func read(_ body: RequestBody, maxBytes: Int, within timeout: Duration) async throws -> [UInt8] {
-        try await BoundedReader.read(body.map { $0.readableBytesView }, maxBytes: maxBytes, within: timeout)
     }
 }
 

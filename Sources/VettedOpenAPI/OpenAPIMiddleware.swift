@@ -46,7 +46,7 @@ public struct VettedOpenAPIMiddleware: ServerMiddleware {
         var bytes: [UInt8]?
         if let body {
             do {
-                bytes = try await BodyReader.read(body, upTo: contract.options.maxBodyBytes, within: contract.options.bodyDeadline)
+                bytes = try await Self.read(body, upTo: contract.options.maxBodyBytes, within: contract.options.bodyDeadline)
             } catch let error as VettedError {
                 return Self.answer(VettedProblem(error))
             }
@@ -75,7 +75,7 @@ public struct VettedOpenAPIMiddleware: ServerMiddleware {
         var bytes: [UInt8]?
         if let body {
             do {
-                bytes = try await BodyReader.read(body, upTo: contract.options.maxResponseBytes, within: contract.options.bodyDeadline)
+                bytes = try await Self.read(body, upTo: contract.options.maxResponseBytes, within: contract.options.bodyDeadline)
             } catch {
                 logger.error("VettedOpenAPI could not read a response to check it", metadata: ["operation": "\(operationID)", "error": "\(error)"])
                 return Self.answer(VettedProblem(details: .serverFault, underlying: error))
@@ -90,6 +90,13 @@ public struct VettedOpenAPIMiddleware: ServerMiddleware {
         return (response, bytes.map { HTTPBody($0) })
     }
 
+    /// `body`'s bytes within `limit` (413 without reading when its declared length is over it)
+    /// and `deadline` (408, the read cancelled); the transport's own errors pass through.
+    static func read(_ body: HTTPBody, upTo limit: Int, within deadline: Duration) async throws -> [UInt8] {
+        let declared: Int64? = if case .known(let length) = body.length { length } else { nil }
+        return try await BoundedReader.read(body, maxBytes: limit, within: deadline, declaredLength: declared)
+    }
+
     /// A problem as the response, `application/problem+json` with its status.
     static func answer(_ problem: VettedProblem) -> (HTTPResponse, HTTPBody?) {
         let json = problem.details.json
@@ -101,16 +108,4 @@ public struct VettedOpenAPIMiddleware: ServerMiddleware {
     }
 }
 
-/// A body read whole, within a size and a time.
-enum BodyReader {
-    /// `body`'s bytes. A body declared or found larger than `limit` is `inputSizeLimitExceeded`
-    /// (not read at all when its length is declared larger), one slower than `deadline` is
-    /// `deadlineExceeded` (the read is cancelled); the transport's own errors pass through.
-    static func read(_ body: HTTPBody, upTo limit: Int, within deadline: Duration) async throws -> [UInt8] {
-        if case .known(let length) = body.length, length > Int64(limit) {
-            throw VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(length) bytes, over the limit of \(limit)")
-        }
-        return try await BoundedReader.read(body, maxBytes: limit, within: deadline)
-    }
-}
 #endif

@@ -139,7 +139,25 @@ import VettedTestSupport
                 ]),
         ]
         for problem in problems {
-            #expect(problem.json == problem.jsonByValue, "\(String(decoding: problem.json, as: UTF8.self))")
+            #expect(problem.json == Self.jsonByValue(problem), "\(String(decoding: problem.json, as: UTF8.self))")
         }
+    }
+
+    /// The problem as `JSONWriter` writes it from a `JSONValue` tree: what `json` must equal.
+    static func jsonByValue(_ problem: ProblemDetails) -> [UInt8] {
+        func object(_ members: [(String, JSONValue)]) -> JSONValue {
+            .object(JSONObject(members.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+        }
+        let errors = problem.errors.map { entry in
+            object([
+                ("pointer", .string(entry.pointer)), ("path", .string(entry.path)), ("code", .string(entry.code)),
+                ("stage", .string(entry.stage)), ("detail", .string(entry.detail)), ("parameters", JSONValue(entry.parameters)),
+            ])
+        }
+        return JSONWriter().bytes(
+            object([
+                ("type", .string(problem.type)), ("title", .string(problem.title)), ("status", .number(JSONNumber(problem.status))),
+                ("detail", .string(problem.detail)), ("errors", .array(errors)),
+            ]))
     }
 }

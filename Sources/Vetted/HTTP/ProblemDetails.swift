@@ -190,8 +190,7 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
             JSONWriter.writeString(entry.detail, into: &output)
             member("parameters")
             output.append(UInt8(ascii: "{"))
-            for (position, name) in entry.parameters.keys.sorted().enumerated() {
-                guard let value = entry.parameters[name] else { continue }
+            for (position, (name, value)) in entry.parameters.sorted(by: { $0.key < $1.key }).enumerated() {
                 member(name, position == 0)
                 switch value {
                 case .string(let text): JSONWriter.writeString(text, into: &output)
@@ -204,24 +203,6 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
         }
         output.append(contentsOf: "]}".utf8)
         return output
-    }
-
-    /// The problem as `JSONWriter` writes it from a `JSONValue` (what ``json`` must equal; for tests).
-    package var jsonByValue: [UInt8] {
-        func object(_ members: [(String, JSONValue)]) -> JSONValue {
-            .object(JSONObject(members.map { JSONObject.Member(key: $0.0, value: $0.1) }))
-        }
-        let errors = errors.map { entry in
-            object([
-                ("pointer", .string(entry.pointer)), ("path", .string(entry.path)), ("code", .string(entry.code)),
-                ("stage", .string(entry.stage)), ("detail", .string(entry.detail)), ("parameters", JSONValue(entry.parameters)),
-            ])
-        }
-        return JSONWriter().bytes(
-            object([
-                ("type", .string(type)), ("title", .string(title)), ("status", .number(JSONNumber(status))),
-                ("detail", .string(detail)), ("errors", .array(errors)),
-            ]))
     }
 
     /// The kinds of problem Vetted answers, each with its status.

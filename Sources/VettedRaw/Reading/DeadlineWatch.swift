@@ -2,7 +2,8 @@ import VettedCore
 
 extension BoundedReader {
     /// Every chunk of an asynchronous sequence (an HTTP body), if they add up to at most
-    /// `maxBytes` and arrive within `timeout`.
+    /// `maxBytes` and arrive within `timeout`. A body whose `declaredLength` (its
+    /// `Content-Length`) is over `maxBytes` is refused without reading a byte.
     ///
     /// The chunks are read in a task of their own, started where the caller runs (no hop to
     /// another thread for a body that is already there), which ``DeadlineWatch`` cancels once
@@ -12,8 +13,11 @@ extension BoundedReader {
     ///   past `timeout` (whatever the sequence did when its task was cancelled); `CancellationError`
     ///   when the caller is cancelled; errors of the sequence itself as they are.
     package static func read<Chunks: AsyncSequence & Sendable>(
-        _ chunks: Chunks, maxBytes: Int, within timeout: Duration
+        _ chunks: Chunks, maxBytes: Int, within timeout: Duration, declaredLength: Int64? = nil
     ) async throws -> [UInt8] where Chunks.Element: Collection<UInt8> {
+        if let declaredLength, declaredLength > Int64(maxBytes) {
+            throw VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(declaredLength) bytes, over the limit of \(maxBytes)")
+        }
         let read: @Sendable () async throws -> [UInt8] = { try await BoundedReader.read(chunks, maxBytes: maxBytes) }
         let reading: Task<[UInt8], any Error>
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
