@@ -65,7 +65,11 @@ public struct JSONSchema: Sendable {
     public init(_ document: JSONValue, resources: [String: JSONValue] = [:], options: Options = Options()) throws(VettedError) {
         var compiler = SchemaCompiler(resources: resources, formatAssertion: options.assertFormats)
         root = try compiler.compileRoot(document, draft: options.defaultDraft)
-        nodes = compiler.nodes
+        nodes = compiler.nodes.map { node in
+            var node = node
+            node.escapeLocation(maximumBytes: SchemaNode.locationBytes)
+            return node
+        }
         self.resources = compiler.resources
         usesDynamicScope = compiler.usesDynamicScope
         streamPlans = StreamPlan.plans(compiler.nodes)
@@ -219,13 +223,10 @@ public struct JSONSchemaReport: Sendable, CustomStringConvertible {
         }
         for index in errors.indices where errors[index].offset == nil {
             guard let offset = offsets[index] else { continue }
-            let error = errors[index]
-            var located = VettedError(error.code, at: offset, in: source, path: error.path, message: error.message)
-            located.parameters = error.parameters
-            errors[index] = located
+            errors[index].place(at: offset, in: source)
         }
         // Every line and column in one pass: asked one by one, each would count from the start.
         let lines = source.locations(of: errors.map { $0.offset ?? 0 })
-        for index in errors.indices where errors[index].offset != nil { errors[index] = errors[index].located(at: lines[index]) }
+        for index in errors.indices where errors[index].offset != nil { errors[index].setLocation(lines[index]) }
     }
 }

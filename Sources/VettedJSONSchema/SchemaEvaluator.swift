@@ -124,16 +124,19 @@ struct SchemaEvaluator {
     /// Records an error; past the cap, only counts it (the message and parameters are then never built).
     mutating func report(
         _ code: String, _ node: Int, keyword: String, _ message: @autoclosure () -> String,
-        _ parameters: @autoclosure () -> [String: RuleParameter] = [:]
+        _ parameters: @autoclosure () -> KeyValuePairs<String, RuleParameter> = [:]
     ) {
         guard errors.count < cap else {
             truncated += 1
             return
         }
         var error = VettedError(code: VettedError.Code(code), path: instancePath(), message: message())
-        error.parameters = parameters()
-        let location = nodes[node].schemaLocation + (keyword.isEmpty ? "" : "/" + keyword)
-        error.parameters["schemaLocation"] = .string(Excerpt.escape(location, maximumBytes: 200))
+        // One dictionary, made at its final size: the rule's parameters and where in the schema.
+        let given = parameters()
+        var all = [String: RuleParameter](minimumCapacity: given.count + 1)
+        for (name, value) in given { all[name] = value }
+        all["schemaLocation"] = .string(nodes[node].reportedLocation(keyword, maximumBytes: SchemaNode.locationBytes))
+        error.parameters = all
         errors.append(error)
     }
 

@@ -137,7 +137,38 @@ struct SchemaNode: Sendable {
     /// location, so that shared subschemas never cost more than once each.
     var memoized = false
 
+    /// The most UTF-8 bytes of an error's `schemaLocation` parameter.
+    static let locationBytes = 200
+
+    /// ``schemaLocation`` escaped for an error's parameters, made once when the schema is
+    /// compiled; `nil` when escaping it would cut it (then each error escapes its own).
+    var escapedLocation: String?
+
     var schemaLocation: String { document.isEmpty ? pointer : document + "#" + pointer }
+
+    /// The `schemaLocation` an error under `keyword` reports: escaped, at most `maximumBytes`.
+    func reportedLocation(_ keyword: String, maximumBytes: Int) -> String {
+        // Escaping goes character by character and a keyword needs none: when nothing is cut,
+        // the escaped location and the keyword put together are the escaped whole. (No byte
+        // escapes to more than four: a cut is seen by the length.)
+        if let escapedLocation, escapedLocation.utf8.count + 1 + keyword.utf8.count <= maximumBytes {
+            if keyword.isEmpty { return escapedLocation }
+            var location = ""
+            location.reserveCapacity(escapedLocation.utf8.count + 1 + keyword.utf8.count)
+            location += escapedLocation
+            location += "/"
+            location += keyword
+            return location
+        }
+        return Excerpt.escape(schemaLocation + (keyword.isEmpty ? "" : "/" + keyword), maximumBytes: maximumBytes)
+    }
+
+    /// Sets ``escapedLocation``.
+    mutating func escapeLocation(maximumBytes: Int) {
+        let location = schemaLocation
+        let escaped = Excerpt.escape(location, maximumBytes: Swift.max(maximumBytes, SchemaEvaluator.quadruple(location.utf8.count)))
+        escapedLocation = escaped.utf8.count <= maximumBytes ? escaped : nil
+    }
 }
 
 /// A schema resource: a document or a subschema with its own `$id`.

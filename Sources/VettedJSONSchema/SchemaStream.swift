@@ -204,11 +204,16 @@ struct SchemaStream {
     /// inside it) and, for those about the value itself, its offset.
     private mutating func adopt(from mark: Int, at start: Int, _ pull: inout JSONPullReader) {
         guard evaluator.errors.count > mark else { return }
-        let base = pull.path().components
+        let base = pull.path()
         for index in mark..<evaluator.errors.count {
             let inner = evaluator.errors[index].path
-            if inner.isEmpty { offsets[index] = start }
-            evaluator.errors[index].path = DocumentPath(base + inner.components)
+            if inner.isEmpty {
+                if offsets.isEmpty { offsets.reserveCapacity(8) }
+                offsets[index] = start
+                evaluator.errors[index].path = base
+            } else {
+                evaluator.errors[index].path = DocumentPath(base.components + inner.components)
+            }
         }
     }
 

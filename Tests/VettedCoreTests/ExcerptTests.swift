@@ -54,6 +54,31 @@ import VettedTestSupport
 }
 
 @Suite struct VettedErrorTests {
+    /// An error built in its source cuts its excerpt when asked: the same text as cutting it
+    /// at once, kept when the source is dropped, and replaced by one given later.
+    @Test func anExcerptCutWhenAskedIsTheOneCutAtOnce() {
+        let source = SourceText("{\n  \"name\": \"\u{202E}x\",\n  \"name\": 2}")
+        let error = VettedError(.duplicateKey, at: 23, in: source)
+        #expect(error.excerpt == source.excerpt(at: 23))
+        #expect(error.droppingSource().excerpt == source.excerpt(at: 23))
+        #expect(error.droppingSource().source == nil)
+        var replaced = error
+        replaced.excerpt = Excerpt(text: "given", caret: 0)
+        #expect(replaced.excerpt?.text == "given")
+        replaced.excerpt = nil
+        #expect(replaced.excerpt == nil)
+        #expect(VettedError(code: .duplicateKey, offset: 23, source: source).excerpt == nil)
+    }
+
+    /// Printable ASCII short enough is returned as it is; anything else goes the long way.
+    @Test func escapingPlainTextChangesNothingAndTheRestIsEscaped() {
+        #expect(Excerpt.escape("#/properties/tags/uniqueItems", maximumBytes: 200) == "#/properties/tags/uniqueItems")
+        #expect(Excerpt.escape(#"say "hi""#) == #"say \"hi\""#)
+        #expect(Excerpt.escape(#"say "hi""#, quotes: false) == #"say "hi""#)
+        #expect(Excerpt.escape(String(repeating: "a", count: 41)) == String(repeating: "a", count: 37) + "…")
+        #expect(Excerpt.escape(String(repeating: "a", count: 40)) == String(repeating: "a", count: 40))
+    }
+
     @Test func lineAndColumnAreComputedFromTheSource() {
         let error = VettedError(.duplicateKey, at: 14, in: SourceText("{\n  \"a\": 1,\n  \"a\": 2}"))
         #expect(error.location == LineColumn(line: 3, column: 3))

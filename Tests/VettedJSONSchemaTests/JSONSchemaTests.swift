@@ -27,6 +27,24 @@ import VettedJSONSchema
         #expect(report.errors[1].location == LineColumn(line: 1, column: 20))
     }
 
+    /// A schema location is escaped once, when the schema is compiled, and the keyword put
+    /// after it: the same text as escaping the whole each time, also where escaping cuts it.
+    @Test func schemaLocationsAreEscapedAndCutAsAWhole() throws {
+        let long = String(repeating: "n", count: 190)
+        let schema = try JSONSchema(Data(#"{"properties": {"say \"hi\"\n": {"minimum": 1}, "\#(long)": {"minimum": 1}}}"#.utf8))
+        let source = #"{"say \"hi\"\n": 0, "\#(long)": 0}"#
+        let report = schema.validate(Data(source.utf8))
+        #expect(report.errors.map(\.code.rawValue) == ["minimum", "minimum"])
+        #expect(
+            report.errors.map { $0.parameters["schemaLocation"]?.string } == [
+                #"/properties/say \"hi\"\n/minimum"#,
+                Excerpt.escape("/properties/\(long)/minimum", maximumBytes: 200),
+            ])
+        #expect(report.errors[1].parameters["schemaLocation"]?.string?.hasSuffix("…") == true)
+        #expect(report.errors.map(\.offset) == [17, 214])
+        #expect(report.errors.map(\.excerpt) == [17, 214].map { SourceText(source).excerpt(at: $0) })
+    }
+
     @Test func failFastStopsAtTheFirstError() throws {
         let schema = try JSONSchema(Self.listing)
         let report = schema.validate(try JSONValue(parsing: #"{"id": 0, "price": -5}"#), mode: .failFast)

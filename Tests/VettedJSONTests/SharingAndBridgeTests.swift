@@ -100,3 +100,26 @@ import VettedTestSupport
         }
     }
 }
+
+/// Short strings come from a cache made only after the first few: before it, while it fills
+/// and once it is full (slots taken by other strings of the same length), every string read
+/// is the one written.
+@Suite struct ShortStringCacheTests {
+    @Test func everyShortStringIsReadAsWrittenBeforeAndAfterTheCacheIsMade() throws {
+        let words = (0..<600).map { index in
+            // Lengths 0 to 16 (the cache's longest) and 17 (past it); many repeat.
+            let length = index % 18
+            let letter = Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(index % 7)))
+            return String(repeating: letter, count: length) + (index % 3 == 0 ? "" : String(index % 5))
+        }
+        let document = "[" + words.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        #expect(try JSONValue(parsing: document) == .array(words.map { .string($0) }))
+        let keyed = "{" + words.enumerated().map { "\"\($1)\(Character(Unicode.Scalar(UInt8(65 + $0 % 26))))\($0)\": \"\($1)\"" }
+            .joined(separator: ",") + "}"
+        guard case .object(let object) = try JSONValue(parsing: keyed) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.values == words.map { .string($0) })
+    }
+}

@@ -50,6 +50,8 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     /// least one, so what lies past them would be cut anyway, and escaping a
     /// long string costs no more than escaping its excerpt.
     public static func escape(_ string: String, maximumBytes: Int = Excerpt.maximumBytes, quotes: Bool = true) -> String {
+        // Short printable ASCII, the common case (names, schema locations): the string itself.
+        if string.utf8.count <= maximumBytes, string.utf8.allSatisfy({ isPlain($0, quotes: quotes) }) { return string }
         let (window, overflow) = Swift.max(0, maximumBytes).addingReportingOverflow(4)
         let bytes = overflow ? Array(string.utf8) : Array(string.utf8.prefix(window))
         if isPlain(bytes, quotes: quotes) { return cappedPlain(bytes[...], maximumBytes: maximumBytes) }
@@ -60,7 +62,12 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     /// `quotes`): then each byte is a piece of its own, and ``capped(_:maximumBytes:)`` comes to
     /// ``cappedPlain(_:maximumBytes:)`` without making a string per byte.
     static func isPlain(_ bytes: [UInt8], quotes: Bool) -> Bool {
-        bytes.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x5C && !(quotes && $0 == 0x22) }
+        bytes.allSatisfy { isPlain($0, quotes: quotes) }
+    }
+
+    @inline(__always)
+    static func isPlain(_ byte: UInt8, quotes: Bool) -> Bool {
+        (0x20...0x7E).contains(byte) && byte != 0x5C && !(quotes && byte == 0x22)
     }
 
     /// ``capped(_:maximumBytes:)`` of bytes that ``isPlain(_:quotes:)``.

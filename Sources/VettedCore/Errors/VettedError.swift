@@ -23,8 +23,23 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: DocumentPath
     /// One line for a person. Never contains more of the input than the escaped ``excerpt``.
     public var message: String
-    /// The input around ``offset``, escaped and capped (see ``Excerpt``).
-    public var excerpt: Excerpt?
+    /// The input around ``offset``, escaped and capped (see ``Excerpt``). An error built
+    /// in its source (``init(_:at:in:path:message:relatedOffset:)``) cuts it only when
+    /// asked: a report of many errors that no one prints never pays for escaping.
+    public var excerpt: Excerpt? {
+        get {
+            if let givenExcerpt { return givenExcerpt }
+            guard let excerptOffset, let source else { return nil }
+            return source.excerpt(at: excerptOffset)
+        }
+        set {
+            givenExcerpt = newValue
+            excerptOffset = nil
+        }
+    }
+    private var givenExcerpt: Excerpt?
+    /// Where the excerpt is cut from ``source``, for an error built in its source.
+    private var excerptOffset: Int?
     /// An earlier place the defect refers to, such as the first occurrence of a duplicate key.
     public var relatedOffset: Int?
     /// The broken rule's parameters (`minimum`, `maximum`, `unit`, `pattern`, `allowed`, …),
@@ -51,7 +66,7 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
         self.offset = offset
         self.path = path
         self.message = message ?? code.defaultMessage
-        self.excerpt = excerpt
+        self.givenExcerpt = excerpt
         self.source = source
     }
 
@@ -69,10 +84,10 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
             offset: offset,
             path: path,
             message: message,
-            excerpt: source.excerpt(at: offset),
             relatedOffset: relatedOffset,
             source: source
         )
+        excerptOffset = offset
     }
 
     /// 1-based line of ``offset``, counted on demand (lines end at `\n`).
@@ -91,13 +106,29 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// whose locations ``SourceText/locations(of:)`` counts in one pass.
     public func located(at location: LineColumn) -> VettedError {
         var copy = self
-        copy.knownLocation = location
+        copy.setLocation(location)
         return copy
     }
 
-    /// The same error without the reference to the input, for keeping it long.
+    /// Places an error found without a position (a schema's, about a value) at `offset` in
+    /// `source`, in place: its excerpt is then cut from there when asked.
+    package mutating func place(at offset: Int, in source: SourceText) {
+        self.offset = offset
+        self.source = source
+        givenExcerpt = nil
+        excerptOffset = offset
+    }
+
+    /// Gives the error its line and column counted ahead, in place (see ``located(at:)``).
+    package mutating func setLocation(_ location: LineColumn) {
+        knownLocation = location
+    }
+
+    /// The same error without the reference to the input, for keeping it long. Its excerpt
+    /// is cut first, so it outlives the input.
     public func droppingSource() -> VettedError {
         var copy = self
+        copy.excerpt = excerpt
         copy.source = nil
         return copy
     }

@@ -4,9 +4,13 @@
 /// exact bytes (length and two little-endian words), so repeated keys and
 /// short values are not decoded again. Bounded: a hostile document can only
 /// make it miss.
+///
+/// The table is made only once a document has shown it has more short strings
+/// than ``warmUp``: a small request body never pays for 256 slots it cannot fill.
 struct ShortStringCache {
     static let maximumLength = 16
     private static let slots = 256
+    static let warmUp = 32
 
     private struct Entry {
         var length = -1
@@ -15,7 +19,8 @@ struct ShortStringCache {
         var string = ""
     }
 
-    private var entries = [Entry](repeating: Entry(), count: ShortStringCache.slots)
+    private var entries: [Entry] = []
+    private var missesBeforeTable = 0
 
     @inline(__always)
     static func slot(length: Int, low: UInt64, high: UInt64) -> Int {
@@ -26,6 +31,7 @@ struct ShortStringCache {
 
     @inline(__always)
     func string(in slot: Int, length: Int, low: UInt64, high: UInt64) -> String? {
+        guard !entries.isEmpty else { return nil }
         let entry = entries[slot]
         guard entry.length == length, entry.low == low, entry.high == high else { return nil }
         return entry.string
@@ -33,6 +39,13 @@ struct ShortStringCache {
 
     @inline(__always)
     mutating func store(_ string: String, in slot: Int, length: Int, low: UInt64, high: UInt64) {
+        if entries.isEmpty {
+            guard missesBeforeTable >= Self.warmUp else {
+                missesBeforeTable += 1
+                return
+            }
+            entries = [Entry](repeating: Entry(), count: Self.slots)
+        }
         entries[slot] = Entry(length: length, low: low, high: high, string: string)
     }
 }
