@@ -135,7 +135,8 @@ struct SchemaEvaluator {
         let given = parameters()
         var all = [String: RuleParameter](minimumCapacity: given.count + 1)
         for (name, value) in given { all[name] = value }
-        all["schemaLocation"] = .string(nodes[node].reportedLocation(keyword, maximumBytes: SchemaNode.locationBytes))
+        all["schemaLocation"] = .string(
+            SchemaNode.reportedLocation(nodes[node].escapedLocation, keyword, maximumBytes: SchemaNode.locationBytes, whole: nodes[node].schemaLocation))
         error.parameters = all
         errors.append(error)
     }

@@ -147,7 +147,10 @@ struct SchemaNode: Sendable {
     var schemaLocation: String { document.isEmpty ? pointer : document + "#" + pointer }
 
     /// The `schemaLocation` an error under `keyword` reports: escaped, at most `maximumBytes`.
-    func reportedLocation(_ keyword: String, maximumBytes: Int) -> String {
+    /// Static, with the node's parts as arguments, so that an error does not copy its node.
+    static func reportedLocation(
+        _ escapedLocation: String?, _ keyword: String, maximumBytes: Int, whole schemaLocation: @autoclosure () -> String
+    ) -> String {
         // Escaping goes character by character and a keyword needs none: when nothing is cut,
         // the escaped location and the keyword put together are the escaped whole. (No byte
         // escapes to more than four: a cut is seen by the length.)
@@ -160,7 +163,7 @@ struct SchemaNode: Sendable {
             location += keyword
             return location
         }
-        return Excerpt.escape(schemaLocation + (keyword.isEmpty ? "" : "/" + keyword), maximumBytes: maximumBytes)
+        return Excerpt.escape(schemaLocation() + (keyword.isEmpty ? "" : "/" + keyword), maximumBytes: maximumBytes)
     }
 
     /// Sets ``escapedLocation``.

@@ -53,6 +53,23 @@ import VettedTestSupport
     }
 }
 
+extension DocumentPathTests {
+    /// A plain key is its own step; any other is escaped and capped, then `~` and `/` escaped.
+    @Test(arguments: [
+        ([.key("tags"), .index(1)], "/tags/1"),
+        ([.key("a/b~c")], "/a~1b~0c"),
+        ([.key("say \"hi\"\n")], #"/say "hi"\n"#),
+        ([.key(#"a\b"#)], #"/a\\b"#),
+        ([.key("")], "/"),
+        ([.key(String(repeating: "k", count: 40))], "/" + String(repeating: "k", count: 40)),
+        ([.key(String(repeating: "k", count: 41))], "/" + String(repeating: "k", count: 37) + "…"),
+        ([.key(String(repeating: "/", count: 41))], "/" + String(repeating: "~1", count: 37) + "…"),
+    ] as [(DocumentPath, String)])
+    func printsAsAJSONPointer(path: DocumentPath, expected: String) {
+        #expect(path.jsonPointer == expected)
+    }
+}
+
 @Suite struct VettedErrorTests {
     /// An error built in its source cuts its excerpt when asked: the same text as cutting it
     /// at once, kept when the source is dropped, and replaced by one given later.

@@ -278,11 +278,19 @@ extension ProblemDetails.Entry {
     /// The entry for one of Vetted's errors: its pointer, path and code, its message with its
     /// line and column (or byte offset) as the detail, and its parameters.
     public init(_ error: VettedError, stage: FailureStage) {
+        // Put together piece by piece: interpolation is a tenth of a refused request's cost.
         var detail = error.message
         if let location = error.location {
-            detail += " (line \(location.line), column \(location.column))"
+            detail.reserveCapacity(detail.utf8.count + 40)
+            detail += " (line "
+            detail += String(location.line)
+            detail += ", column "
+            detail += String(location.column)
+            detail += ")"
         } else if let offset = error.offset {
-            detail += " (byte \(offset))"
+            detail += " (byte "
+            detail += String(offset)
+            detail += ")"
         }
         self.init(
             pointer: error.path.jsonPointer, path: error.path.description, code: error.code.rawValue, stage: stage.rawValue,

@@ -66,6 +66,12 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
             case .index(let index):
                 return "/" + String(index)
             case .key(let key):
+                // A short key of printable ASCII with no `\`, `~` or `/` is its own step.
+                if key.utf8.count <= Excerpt.maximumBytes, Excerpt.isPlain(key, quotes: false),
+                    !key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
+                {
+                    return "/" + key
+                }
                 var step = "/"
                 for character in Excerpt.escape(key, quotes: false) {
                     switch character {

@@ -51,7 +51,7 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     /// long string costs no more than escaping its excerpt.
     public static func escape(_ string: String, maximumBytes: Int = Excerpt.maximumBytes, quotes: Bool = true) -> String {
         // Short printable ASCII, the common case (names, schema locations): the string itself.
-        if string.utf8.count <= maximumBytes, string.utf8.allSatisfy({ isPlain($0, quotes: quotes) }) { return string }
+        if string.utf8.count <= maximumBytes, isPlain(string, quotes: quotes) { return string }
         let (window, overflow) = Swift.max(0, maximumBytes).addingReportingOverflow(4)
         let bytes = overflow ? Array(string.utf8) : Array(string.utf8.prefix(window))
         if isPlain(bytes, quotes: quotes) { return cappedPlain(bytes[...], maximumBytes: maximumBytes) }
@@ -63,6 +63,14 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     /// ``cappedPlain(_:maximumBytes:)`` without making a string per byte.
     static func isPlain(_ bytes: [UInt8], quotes: Bool) -> Bool {
         bytes.allSatisfy { isPlain($0, quotes: quotes) }
+    }
+
+    /// Whether every byte of `string` is printable ASCII that needs no escape (no backslash, nor
+    /// a quote when `quotes`): then it escapes to itself, here and in JSON.
+    package static func isPlain(_ string: String, quotes: Bool) -> Bool {
+        let bytes = string.utf8.span
+        for index in bytes.indices where !isPlain(bytes[index], quotes: quotes) { return false }
+        return true
     }
 
     @inline(__always)

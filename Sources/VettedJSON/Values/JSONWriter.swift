@@ -135,7 +135,7 @@ public struct JSONWriter: Sendable {
     package static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings are printable ASCII with nothing to escape: copied as they are.
-        if string.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }) {
+        if Excerpt.isPlain(string, quotes: true) {
             output.append(contentsOf: string.utf8)
             output.append(UInt8(ascii: "\""))
             return
