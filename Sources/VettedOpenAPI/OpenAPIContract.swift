@@ -60,6 +60,8 @@ public struct OpenAPIContract: Sendable {
     public let isOpenAPI30: Bool
     let operations: [String: Operation]
     let document: OpenAPIDocument
+    /// Each path of the document as segments (a template segment is `nil`), and its methods.
+    let paths: [(segments: [String?], methods: [String])]
 
     /// The operations' IDs, as swift-openapi-generator names them (an operation without
     /// `operationId` is `method` + path, `post/listings/{id}`).
@@ -74,9 +76,36 @@ public struct OpenAPIContract: Sendable {
         let openAPI = try OpenAPIDocument(json)
         var compiler = ContractCompiler(document: openAPI, options: options)
         operations = try compiler.operations()
+        paths = Self.paths(of: operations.values)
         self.document = openAPI
         isOpenAPI30 = openAPI.version == .v3_0
         self.options = options
+    }
+
+    /// The methods the document lists for a request's `path` (without its query; relative to
+    /// the server's base), upper-case and sorted, or `nil` when no path of the document matches.
+    ///
+    /// What a server answers a method the document does not list: 405 with these in `Allow`
+    /// (RFC 9110 §15.5.6) for a path the document has, 404 for one it has not. The operation
+    /// middleware cannot: the transport calls it only for a route it has. A template segment
+    /// (`{id}`, or one holding a template, `{name}.json`) matches any one non-empty segment.
+    public func allowedMethods(forPath path: String) -> [String]? {
+        let segments = path.split(separator: "/")
+        var found: Set<String>?
+        for (template, methods) in paths where template.count == segments.count {
+            guard zip(template, segments).allSatisfy({ step, segment in step.map { $0 == segment } ?? true }) else { continue }
+            found = (found ?? []).union(methods)
+        }
+        return found.map { $0.sorted() }
+    }
+
+    static func paths(of operations: some Sequence<Operation>) -> [(segments: [String?], methods: [String])] {
+        var methods: [String: Set<String>] = [:]
+        for operation in operations { methods[operation.path, default: []].insert(operation.method.uppercased()) }
+        return methods.keys.sorted().map { path in
+            let segments = path.split(separator: "/").map { $0.contains("{") ? nil : String($0) }
+            return (segments, (methods[path] ?? []).sorted())
+        }
     }
 
     /// Reads and compiles a document from its text.

@@ -53,6 +53,31 @@ struct OpenAPIContractTests {
             Kind: {type: string, enum: [small, large]}
         """
 
+    /// The methods a path takes, for a 405's `Allow`; `nil` (404) for a path the document does not have.
+    @Test func allowedMethodsAreTheDocumentsForTheMatchingPath() throws {
+        let contract = try OpenAPIContract(
+            """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths:
+              /items: {get: {responses: {'200': {description: ok}}}, post: {responses: {'201': {description: ok}}}}
+              /items/{id}: {delete: {responses: {'204': {description: ok}}}}
+              /items/{id}/tags: {put: {responses: {'200': {description: ok}}}}
+              /files/{name}.json: {get: {responses: {'200': {description: ok}}}}
+              /items/special: {patch: {responses: {'200': {description: ok}}}}
+            """)
+        #expect(contract.allowedMethods(forPath: "/items") == ["GET", "POST"])
+        #expect(contract.allowedMethods(forPath: "/items/") == ["GET", "POST"])
+        #expect(contract.allowedMethods(forPath: "/items/42") == ["DELETE"])
+        #expect(contract.allowedMethods(forPath: "/items/42/tags") == ["PUT"])
+        #expect(contract.allowedMethods(forPath: "/files/a.json") == ["GET"])
+        // A concrete path and a template both match: the methods of both.
+        #expect(contract.allowedMethods(forPath: "/items/special") == ["DELETE", "PATCH"])
+        #expect(contract.allowedMethods(forPath: "/items/42/other") == nil)
+        #expect(contract.allowedMethods(forPath: "/nowhere") == nil)
+        #expect(contract.allowedMethods(forPath: "/") == nil)
+    }
+
     @Test func openAPI30SchemasAreReadAs30MeansThem() throws {
         let contract = try OpenAPIContract(Self.document30)
         #expect(contract.isOpenAPI30)

@@ -75,6 +75,25 @@ struct ListingsAPITests {
         #expect(status == 415)
     }
 
+    /// A method the document does not list on a path it has is 405 with `Allow` and a problem;
+    /// a path it does not have stays 404.
+    @Test func anUndeclaredMethodIs405WithAllow() async throws {
+        let trace = try await send(.trace, "/listings", checked: true)
+        #expect(trace.status == 405)
+        #expect(trace.codes == ["methodNotAllowed"])
+        let app = Application(router: try ListingsApp.router(service: ListingsService(), checked: true))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/listings", method: .delete) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, POST")
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+            try await client.execute(uri: "/nowhere", method: .trace) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test func theServerServesItsDocument() async throws {
         let answer = try await send(.get, "/openapi.yaml", checked: true)
         #expect(answer.status == 200)

@@ -189,6 +189,7 @@ public final class ListingsService: Sendable {
     public func router() -> Router<ListingsRequestContext> {
         let router = Router(context: ListingsRequestContext.self)
         router.add(middleware: SignedProblems(service: self))
+        router.add(middleware: DeclaredMethods(service: self))
         router.get("listings") { request, _ -> Response in
             try await self.getListings(request)
         }
@@ -207,10 +208,41 @@ public final class ListingsService: Sendable {
             try await self.postListing(try await request.decode(as: Listing.self, context: context))
         }
         router.post("listings/:id/price") { request, context -> Response in
-            guard let id = context.parameters.get("id", as: Int.self) else { throw Self.noSuchListing }
+            guard let id = Self.pathInteger(context.parameters.get("id")) else { throw Self.noSuchListing }
             return try await self.postPrice(id: id, try await request.decode(as: PriceUpdate.self, context: context))
         }
         return router
+    }
+
+    /// A path's `{id}`, an integer as the document's schema means one: the number the segment
+    /// writes, read by the same decoder as a body's `"id"` (so `42` and `42.0`, as JSON Schema's
+    /// `integer` allows both), nothing but a number's characters; `nil` for anything else.
+    public static func pathInteger(_ segment: String?) -> Int? {
+        guard let segment, !segment.isEmpty, segment.utf8.count <= 32,
+            segment.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "-+.eE".utf8.contains($0) })
+        else { return nil }
+        return try? VettedJSONDecoder().decode(Int.self, from: Array(segment.utf8))
+    }
+
+    /// Each path the document describes (`*` for a parameter), and the methods it lists for it.
+    static let declaredPaths: [(path: [String], methods: [HTTPRequest.Method])] = [
+        (["listings"], [.get, .post]), (["listings", "*", "price"], [.post]), (["events"], [.get]), (["openapi.json"], [.get]),
+    ]
+
+    /// The methods the document lists for `path`, or `nil` for a path it does not describe.
+    static func declaredMethods(for path: String) -> [HTTPRequest.Method]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        for (template, methods) in declaredPaths where template.count == segments.count {
+            if zip(template, segments).allSatisfy({ $0 == "*" || $0 == $1 }) { return methods }
+        }
+        return nil
+    }
+
+    static func methodNotAllowed(_ method: HTTPRequest.Method, _ allowed: [HTTPRequest.Method]) -> VettedProblem {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        return problem(
+            405, "method-not-allowed", "This path does not take this method",
+            Entry(pointer: "", path: "$", code: "methodNotAllowed", stage: "request", detail: "\(method.rawValue) is not one of this path's methods (\(list))"))
     }
 
     private func getListings(_ request: Request) async throws -> Response {
@@ -375,6 +407,24 @@ public struct ListingsRequestContext: VettedRequestContext {
 
 /// Gives each request the service's body deadline, and answers every problem
 /// (Vetted's refusals and the app's own) as a signed `application/problem+json` response.
+/// A method the document does not list on a path it does (`TRACE /listings`, or a method no
+/// one has heard of) is 405 with `Allow` (RFC 9110 §15.5.6), as a signed problem; 404 is for
+/// paths the document does not have. HEAD goes on to the router, which answers it for GET.
+struct DeclaredMethods: RouterMiddleware {
+    let service: ListingsService
+
+    func handle(
+        _ request: Request, context: ListingsRequestContext, next: (Request, ListingsRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard request.method != .head, let allowed = ListingsService.declaredMethods(for: request.uri.path),
+            !allowed.contains(request.method)
+        else { return try await next(request, context) }
+        var response = service.signedProblem(ListingsService.methodNotAllowed(request.method, allowed).details)
+        response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+        return response
+    }
+}
+
 struct SignedProblems: RouterMiddleware {
     let service: ListingsService
 

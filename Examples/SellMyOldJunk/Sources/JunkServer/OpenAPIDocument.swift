@@ -104,7 +104,8 @@ enum OpenAPIDocument {
     static func pageParameter(_ name: String, _ description: String) -> JSONValue {
         [
             "name": .string(name), "in": "query", "required": false, "description": .string(description),
-            "schema": ["type": "integer", "minimum": 0],
+            // The server's integers are 64-bit: the document says so, rather than refusing a larger one unannounced.
+            "schema": ["type": "integer", "minimum": 0, "maximum": .number(JSONNumber(Int.max))],
         ]
     }
 

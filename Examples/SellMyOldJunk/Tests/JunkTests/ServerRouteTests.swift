@@ -152,6 +152,41 @@ import Vetted
         return try VettedJSONDecoder().decode(ProblemDetails.self, from: Array(response.body.readableBytesView))
     }
 
+    /// A method the document does not list for a path it does: 405, `Allow`, a signed problem.
+    @Test func anUndeclaredMethodIs405WithAllow() async throws {
+        try await app.test(.router) { client in
+            for (uri, method, allow) in [
+                ("/listings", HTTPRequest.Method.trace, "GET, POST"), ("/listings", .delete, "GET, POST"), ("/events", .post, "GET"),
+                ("/listings/1/price", .get, "POST"), ("/openapi.json", .put, "GET"), ("/listings", try #require(HTTPRequest.Method("QUERY")), "GET, POST"),
+            ] {
+                try await client.execute(uri: uri, method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                    #expect(response.headers[.allow] == allow, "\(method) \(uri)")
+                    #expect(response.headers[try Self.header("Signature")] != nil)
+                    let report = try Self.problem(response)
+                    #expect(report.status == 405 && report.errors.map(\.code) == ["methodNotAllowed"])
+                }
+            }
+            try await client.execute(uri: "/nowhere", method: .trace) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    /// A path's `{id}` is an integer as the document's schema means one (`1` and `1.0`, as a
+    /// body's `"id"`); anything else names no listing.
+    @Test func aPathIdIsAnIntegerAsTheSchemaMeansOne() async throws {
+        #expect(["1", "1.0", "10e-1", "42"].map(ListingsService.pathInteger) == [1, 1, 1, 42])
+        #expect(["1.5", "abc", "", " 1", "1 ", "0x1", "1e400", nil].map(ListingsService.pathInteger) == [nil, nil, nil, nil, nil, nil, nil, nil])
+        try await app.test(.router) { client in
+            for (uri, status) in [("/listings/1/price", HTTPResponse.Status.ok), ("/listings/1.0/price", .ok), ("/listings/1.5/price", .notFound), ("/listings/999/price", .notFound)] {
+                try await client.execute(uri: uri, method: .post, headers: Self.json, body: ByteBuffer(string: #"{"price": "99.00"}"#)) { response in
+                    #expect(response.status == status, "\(uri)")
+                }
+            }
+        }
+    }
+
     @Test func postAddsAValidListingOnceThenRefusesItsId() async throws {
         try await app.test(.router) { client in
             try await client.execute(uri: "/listings", method: .post, headers: Self.json, body: try Self.encoded(Self.newListing)) { response in
