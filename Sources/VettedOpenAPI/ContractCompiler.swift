@@ -52,11 +52,13 @@ struct ContractCompiler {
     // MARK: Schemas
 
     /// The schema at `pointer` compiled on its own, the document its resource; its defaults checked.
-    mutating func schema(at pointer: String, what: String) throws(VettedError) -> JSONSchema {
+    /// The schema at `pointer`, compiled as requests read the document, or as responses do
+    /// (`forResponse`: they differ in a 3.0 document's `readOnly` and `writeOnly` properties).
+    mutating func schema(at pointer: String, what: String, forResponse: Bool = false) throws(VettedError) -> JSONSchema {
         let compiled: JSONSchema
         do throws(VettedError) {
             compiled = try JSONSchema(
-                document.schemaRoot(at: pointer), resources: [OpenAPIDocument.base: document.json],
+                document.schemaRoot(at: pointer), resources: [OpenAPIDocument.base: forResponse ? document.responseJSON : document.json],
                 options: JSONSchema.Options(defaultDraft: .draft2020_12, assertFormats: options.assertFormats, limits: options.limits))
         } catch {
             var named = VettedError(code: error.code, message: "\(what): \(error.message)")
@@ -243,7 +245,7 @@ struct ContractCompiler {
                 media.append(CompiledMedia(range: range, schema: nil, defaults: nil, isJSON: false))
                 continue
             }
-            let compiled = try schema(at: schemaPointer, what: name)
+            let compiled = try schema(at: schemaPointer, what: name, forResponse: !checked)
             media.append(
                 CompiledMedia(range: range, schema: compiled, defaults: checked ? DefaultPlan(document: document, pointer: schemaPointer) : nil, isJSON: true))
         }

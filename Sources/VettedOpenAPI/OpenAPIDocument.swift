@@ -15,8 +15,11 @@ struct OpenAPIDocument: Sendable {
     static let maximumReferenceHops = 64
 
     let version: Version
-    /// The document, with OpenAPI 3.0's schemas rewritten to 2020-12.
+    /// The document, with OpenAPI 3.0's schemas rewritten to 2020-12: as requests read it.
     let json: JSONValue
+    /// The document as responses read it. The same as ``json`` but for 3.0, where a property
+    /// that is `readOnly` is required of responses only, and one that is `writeOnly` of requests only.
+    let responseJSON: JSONValue
 
     init(_ json: JSONValue) throws(VettedError) {
         guard case .object(let root) = json else {
@@ -27,10 +30,12 @@ struct OpenAPIDocument: Sendable {
         }
         if declared.hasPrefix("3.0.") || declared == "3.0" {
             version = .v3_0
-            self.json = try Self.rewritten30(json)
+            self.json = try Self.rewritten30(json, requiredOf: .request)
+            responseJSON = try Self.rewritten30(json, requiredOf: .response)
         } else if declared.hasPrefix("3.1.") || declared == "3.1" {
             version = .v3_1
             self.json = json
+            responseJSON = json
         } else {
             throw VettedError(code: .invalidOpenAPIDocument, message: "OpenAPI \(Excerpt.escape(declared)) is not read; Vetted reads 3.0 and 3.1")
         }
@@ -39,7 +44,9 @@ struct OpenAPIDocument: Sendable {
     // MARK: References
 
     /// The value at a JSON Pointer into the document.
-    func value(at pointer: String) -> JSONValue? {
+    func value(at pointer: String) -> JSONValue? { Self.value(at: pointer, in: json) }
+
+    static func value(at pointer: String, in json: JSONValue) -> JSONValue? {
         guard let tokens = Self.tokens(pointer) else { return nil }
         var value = json
         for token in tokens {
@@ -121,10 +128,32 @@ struct OpenAPIDocument: Sendable {
 
     // MARK: OpenAPI 3.0's schemas in 2020-12's terms
 
+    /// Which messages a 3.0 view of the document is for.
+    enum Direction {
+        case request, response
+
+        /// The flag that takes a property out of `required` in this direction (OpenAPI 3.0.3,
+        /// Schema Object: "the required will take effect on the response only", and the reverse).
+        var exempting: String { self == .request ? "readOnly" : "writeOnly" }
+    }
+
     /// Rewrites every Schema Object of a 3.0 document: `nullable: true` adds `"null"` to
     /// `type` (and `null` to `enum`); a boolean `exclusiveMinimum`/`exclusiveMaximum` becomes
-    /// the number form; a `$ref`'s siblings are dropped, as 3.0 ignores them.
-    static func rewritten30(_ json: JSONValue) throws(VettedError) -> JSONValue {
+    /// the number form; a `$ref`'s siblings are dropped, as 3.0 ignores them; a required property
+    /// that is `readOnly` (for requests) or `writeOnly` (for responses) is not required.
+    static func rewritten30(_ json: JSONValue, requiredOf direction: Direction) throws(VettedError) -> JSONValue {
+        let schema30: (JSONValue) throws(VettedError) -> JSONValue = { (value) throws(VettedError) -> JSONValue in
+            try Self.schema30(value, exempting: direction.exempting, in: json)
+        }
+        let parameter30: (JSONValue) throws(VettedError) -> JSONValue = { (value) throws(VettedError) -> JSONValue in
+            try Self.parameter30(value, schema30)
+        }
+        let content30: (JSONValue) throws(VettedError) -> JSONValue = { (value) throws(VettedError) -> JSONValue in
+            try Self.content30(value, schema30)
+        }
+        let response30: (JSONValue) throws(VettedError) -> JSONValue = { (value) throws(VettedError) -> JSONValue in
+            try Self.response30(value, schema30)
+        }
         guard case .object(var root) = json else { return json }
         if case .object(var components)? = root["components"] {
             if case .object(let schemas)? = components["schemas"] { components["schemas"] = .object(try map(schemas, schema30)) }
@@ -159,35 +188,53 @@ struct OpenAPIDocument: Sendable {
         return out
     }
 
-    private static func parameter30(_ value: JSONValue) throws(VettedError) -> JSONValue {
+    typealias Rewrite = (JSONValue) throws(VettedError) -> JSONValue
+
+    private static func parameter30(_ value: JSONValue, _ schema30: Rewrite) throws(VettedError) -> JSONValue {
         guard case .object(var parameter) = value, parameter["$ref"] == nil else { return value }
         if let schema = parameter["schema"] { parameter["schema"] = try schema30(schema) }
-        if case .object(let content)? = parameter["content"] { parameter["content"] = .object(try map(content, media30)) }
+        if case .object(let content)? = parameter["content"] {
+            parameter["content"] = .object(try map(content) { (media) throws(VettedError) -> JSONValue in try media30(media, schema30) })
+        }
         return .object(parameter)
     }
 
-    private static func content30(_ value: JSONValue) throws(VettedError) -> JSONValue {
+    private static func content30(_ value: JSONValue, _ schema30: Rewrite) throws(VettedError) -> JSONValue {
         guard case .object(var body) = value, body["$ref"] == nil else { return value }
-        if case .object(let content)? = body["content"] { body["content"] = .object(try map(content, media30)) }
+        if case .object(let content)? = body["content"] {
+            body["content"] = .object(try map(content) { (media) throws(VettedError) -> JSONValue in try media30(media, schema30) })
+        }
         return .object(body)
     }
 
-    private static func response30(_ value: JSONValue) throws(VettedError) -> JSONValue {
-        guard case .object(var response) = try content30(value), response["$ref"] == nil else { return value }
-        if case .object(let headers)? = response["headers"] { response["headers"] = .object(try map(headers, parameter30)) }
+    private static func response30(_ value: JSONValue, _ schema30: Rewrite) throws(VettedError) -> JSONValue {
+        guard case .object(var response) = try content30(value, schema30), response["$ref"] == nil else { return value }
+        if case .object(let headers)? = response["headers"] {
+            response["headers"] = .object(try map(headers) { (header) throws(VettedError) -> JSONValue in try parameter30(header, schema30) })
+        }
         return .object(response)
     }
 
-    private static func media30(_ value: JSONValue) throws(VettedError) -> JSONValue {
+    private static func media30(_ value: JSONValue, _ schema30: Rewrite) throws(VettedError) -> JSONValue {
         guard case .object(var media) = value, let schema = media["schema"] else { return value }
         media["schema"] = try schema30(schema)
         return .object(media)
     }
 
-    /// One 3.0 Schema Object and the schemas inside it (the document's depth, already bounded by its limits, bounds the recursion).
-    static func schema30(_ value: JSONValue) throws(VettedError) -> JSONValue {
+    /// One 3.0 Schema Object and the schemas inside it (the document's depth, already bounded by
+    /// its limits, bounds the recursion). A name in `required` whose property is flagged
+    /// `exempting` (through its `$ref`s in `root`) is dropped from it.
+    static func schema30(_ value: JSONValue, exempting: String, in root: JSONValue) throws(VettedError) -> JSONValue {
         guard case .object(var schema) = value else { return value }
         if let reference = schema["$ref"] { return .object(["$ref": reference]) }
+        let schema30: Rewrite = { (value) throws(VettedError) -> JSONValue in try Self.schema30(value, exempting: exempting, in: root) }
+        if case .array(let required)? = schema["required"], case .object(let properties)? = schema["properties"] {
+            schema["required"] = .array(
+                required.filter { name in
+                    guard case .string(let key) = name, let property = properties[key] else { return true }
+                    return !flagged(property, exempting, in: root)
+                })
+        }
         for key in ["properties", "patternProperties"] {
             if case .object(let members)? = schema[key] { schema[key] = .object(try map(members, schema30)) }
         }
@@ -222,6 +269,19 @@ struct OpenAPIDocument: Sendable {
             }
         }
         return .object(schema)
+    }
+
+    /// Whether `schema`, or the schema its `$ref` chain names in `root`, says `flag: true`. A
+    /// chain that names nothing or loops is not flagged (compiling the schema reports it).
+    private static func flagged(_ schema: JSONValue, _ flag: String, in root: JSONValue) -> Bool {
+        var schema = schema
+        for _ in 0...maximumReferenceHops {
+            guard case .object(let object) = schema else { return false }
+            guard case .string(let reference)? = object["$ref"] else { return object[flag] == .bool(true) }
+            guard reference.hasPrefix("#"), let target = fragmentPointer(reference), let next = value(at: target, in: root) else { return false }
+            schema = next
+        }
+        return false
     }
 }
 #endif

@@ -78,6 +78,55 @@ struct OpenAPIContractTests {
         #expect(contract.allowedMethods(forPath: "/") == nil)
     }
 
+    /// OpenAPI 3.0: a required property that is `readOnly` is required of responses only, and one
+    /// that is `writeOnly` of requests only (through a `$ref` too); 3.1 reads both as annotations.
+    @Test func readOnlyAndWriteOnlyRequiredPropertiesAreRequiredOneWayIn30() throws {
+        func document(_ version: String) -> String {
+            """
+            openapi: \(version)
+            info: {title: t, version: '1'}
+            paths:
+              /users:
+                post:
+                  operationId: create
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {$ref: '#/components/schemas/User'}
+                  responses:
+                    '201':
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {$ref: '#/components/schemas/User'}
+            components:
+              schemas:
+                User:
+                  type: object
+                  required: [id, name, password]
+                  properties:
+                    id: {$ref: '#/components/schemas/Id'}
+                    name: {type: string}
+                    password: {type: string, writeOnly: true}
+                Id: {type: integer, readOnly: true}
+            """
+        }
+        func response(_ contract: OpenAPIContract, _ body: String) -> [String]? {
+            var fields = HTTPFields()
+            fields[.contentType] = "application/json"
+            return contract.checkResponse(operationID: "create", response: HTTPResponse(status: .created, headerFields: fields), body: Array(body.utf8))?
+                .errors.map { "\($0.code) \($0.path)" }
+        }
+        let contract30 = try OpenAPIContract(document("3.0.3"))
+        #expect(refusal(contract30, "create", #"{"name": "a", "password": "p"}"#) == nil)
+        #expect(refusal(contract30, "create", #"{"id": 1, "name": "a"}"#)?.errors.map(\.pointer) == [""])
+        #expect(response(contract30, #"{"id": 1, "name": "a"}"#) == nil)
+        #expect(response(contract30, #"{"name": "a", "password": "p"}"#) == ["required $"])
+        let contract31 = try OpenAPIContract(document("3.1.0"))
+        #expect(refusal(contract31, "create", #"{"name": "a", "password": "p"}"#)?.errors.map(\.code) == ["required"])
+        #expect(response(contract31, #"{"id": 1, "name": "a"}"#) == ["required $"])
+    }
+
     @Test func openAPI30SchemasAreReadAs30MeansThem() throws {
         let contract = try OpenAPIContract(Self.document30)
         #expect(contract.isOpenAPI30)
