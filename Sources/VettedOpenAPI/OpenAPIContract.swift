@@ -20,7 +20,9 @@ public import Vetted
 ///
 /// OpenAPI 3.0's schemas are read as 3.0 means them: `nullable: true` admits `null`, a
 /// boolean `exclusiveMinimum`/`exclusiveMaximum` makes its bound exclusive, a `$ref`'s
-/// siblings are ignored, `example` is an annotation. 3.1's are JSON Schema 2020-12.
+/// siblings are ignored, `example` is an annotation, and a required property that is
+/// `readOnly` is required of responses only (`writeOnly`: of requests only). 3.1's are JSON
+/// Schema 2020-12.
 /// YAML is read by YAML 1.2's core schema: `yes`, `on` and dates stay strings.
 public struct OpenAPIContract: Sendable {
     /// How a contract reads its document and the requests it checks.
