@@ -46,6 +46,9 @@ def annotations(operation, pointer):
 
 failures, annotated = [], []
 for case in report.iter("testcase"):
+    # schemathesis's own errors (a request it could not make or read) fail the run too.
+    for error in case.iter("error"):
+        failures.append(f"{case.get('name')}: error {error.get('message')}\n{error.text or ''}")
     for failure in case.iter("failure"):
         code, text = failure.get("message"), failure.text or ""
         body = re.search(r"\[422\][^`]*`(\{.*?\})`", text, re.S)
