@@ -224,10 +224,19 @@ public final class ListingsService: Sendable {
         return try? VettedJSONDecoder().decode(Int.self, from: Array(segment.utf8))
     }
 
-    /// Each path the document describes (`*` for a parameter), and the methods it lists for it.
-    static let declaredPaths: [(path: [String], methods: [HTTPRequest.Method])] = [
-        (["listings"], [.get, .post]), (["listings", "*", "price"], [.post]), (["events"], [.get]), (["openapi.json"], [.get]),
-    ]
+    /// Each path the document describes (a template segment is `*`), and the methods it lists for
+    /// it, read from the document itself; `GET /openapi.json`, served beside the API, is added.
+    static let declaredPaths: [(path: [String], methods: [HTTPRequest.Method])] = {
+        var paths: [(path: [String], methods: [HTTPRequest.Method])] = [(["openapi.json"], [.get])]
+        for member in OpenAPIDocument.document.objectValue?["paths"]?.objectValue ?? JSONObject() {
+            let (path, item) = (member.key, member.value)
+            let segments = path.split(separator: "/").map { $0.hasPrefix("{") ? "*" : String($0) }
+            let methods = (item.objectValue?.keys ?? []).compactMap { HTTPRequest.Method($0.uppercased()) }
+                .filter { [.get, .put, .post, .delete, .options, .head, .patch, .trace].contains($0) }
+            paths.append((segments, methods))
+        }
+        return paths
+    }()
 
     /// The methods the document lists for `path`, or `nil` for a path it does not describe.
     static func declaredMethods(for path: String) -> [HTTPRequest.Method]? {
