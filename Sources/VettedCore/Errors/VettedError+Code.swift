@@ -123,6 +123,8 @@ extension VettedError {
 
         /// The input could not be read at all.
         public static let unreadableInput = Code("unreadableInput")
+        /// A record of a stream is longer than ``Limits/maxRecordBytes``; its bytes were passed over.
+        public static let recordTooLarge = Code("recordTooLarge")
 
         /// The message used when an error is built without one.
         public var defaultMessage: String {
@@ -160,6 +162,7 @@ extension VettedError {
             case .numberOutOfRange: "number is out of range"
             case .numberNotInteger: "number is not an integer"
             case .unreadableInput: "input cannot be read"
+            case .recordTooLarge: "record is longer than the record limit"
             default: rawValue
             }
         }

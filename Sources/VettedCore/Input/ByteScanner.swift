@@ -150,6 +150,27 @@ public struct ByteScanner {
         return (found, lastEnd)
     }
 
+    /// The offset of the first `target` byte in `range` (clamped to the input), or
+    /// `range.upperBound` when there is none. Eight bytes at a time.
+    public func firstIndex(of target: UInt8, in range: Range<Int>) -> Int {
+        let upper = Swift.min(range.upperBound, count)
+        var index = Swift.max(0, range.lowerBound)
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let pattern = 0x0101_0101_0101_0101 &* UInt64(target)
+        while upper - index >= 8 {
+            let word = UInt64(littleEndian: loadWord(index)) ^ pattern
+            // Exactly the zero bytes of `word` (the matches) keep their high bit: no borrows.
+            let zeros = ~(((word & low7) &+ low7) | word | low7)
+            if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < upper {
+            if load(index) == target { return index }
+            index += 1
+        }
+        return range.upperBound
+    }
+
     /// The big-endian unsigned integer of `size` (1...8) bytes at `index`;
     /// 0 outside the input (callers check bounds first).
     @inlinable

@@ -18,6 +18,7 @@
 /// | ``maxStackBytes`` | 256 KiB | stack one decoding call may use for models that recurse |
 /// | ``maxAmplification`` | 100 | what an input may expand into, as a multiple of its size … |
 /// | ``amplificationThreshold`` | 8 MiB | … once the expansion is past this many bytes |
+/// | ``maxRecordBytes`` | 1 MiB | bytes of one record of a stream (JSON Lines, a text sequence, an array's element) |
 ///
 /// ## Amplification
 ///
@@ -62,6 +63,11 @@ public struct Limits: Sendable, Hashable {
     public var maxAmplification: Int
     /// Expansion, in bytes, that is never refused for amplification, however small the input.
     public var amplificationThreshold: Int
+    /// Longest record of a stream, in bytes: one line of JSON Lines, one text of a JSON
+    /// text sequence, one element of a streamed array. A longer record is a
+    /// `recordTooLarge` failure found without holding it: its bytes are passed over.
+    /// Every other limit applies to each record as to a document of its own.
+    public var maxRecordBytes: Int
 
     /// The hard ceiling on nesting, whatever ``maxDepth`` says.
     ///
@@ -79,7 +85,8 @@ public struct Limits: Sendable, Hashable {
         maxNumberLength: Int = 256,
         maxStackBytes: Int = 256 << 10,
         maxAmplification: Int = 100,
-        amplificationThreshold: Int = 8 << 20
+        amplificationThreshold: Int = 8 << 20,
+        maxRecordBytes: Int = 1 << 20
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxDepth = maxDepth
@@ -90,6 +97,7 @@ public struct Limits: Sendable, Hashable {
         self.maxStackBytes = maxStackBytes
         self.maxAmplification = maxAmplification
         self.amplificationThreshold = amplificationThreshold
+        self.maxRecordBytes = maxRecordBytes
     }
 
     /// The defaults documented above.
@@ -99,7 +107,7 @@ public struct Limits: Sendable, Hashable {
     public static let unlimited = Limits(
         maxInputBytes: .max, maxDepth: depthCeiling, maxStringBytes: .max,
         maxMembers: .max, maxValues: .max, maxNumberLength: .max,
-        maxAmplification: .max, amplificationThreshold: .max
+        maxAmplification: .max, amplificationThreshold: .max, maxRecordBytes: .max
     )
 
     /// The bytes an input of `inputBytes` may expand into: the larger of

@@ -1,0 +1,344 @@
+public import Foundation
+@_spi(Scanning) import VettedCore
+import VettedDecoding
+
+extension VettedJSONDecoder {
+    /// How the records of a stream are cut from its bytes.
+    public enum StreamFraming: Sendable, Hashable {
+        /// JSON Lines / NDJSON: one record per line, ended by `\n` or `\r\n`; blank lines are skipped.
+        case jsonLines
+        /// RFC 7464 JSON text sequences (`application/json-seq`): each record starts with RS (0x1E).
+        case jsonTextSequence
+        /// The elements of one top-level JSON array, in order; the array itself is never held.
+        case array
+    }
+
+    /// What a stream does when a record fails.
+    public enum StreamErrorPolicy: Sendable, Hashable {
+        /// The stream ends with the first failing record's error.
+        case stop
+        /// The failure is an element (its ``VettedElement/result``) and the stream goes on.
+        case skip
+    }
+
+    /// The records of a stream of byte chunks (an HTTP body, a file read in pieces), decoded
+    /// and validated one by one as the consumer asks for them.
+    ///
+    /// Each record is decoded alone, exactly as ``decode(_:from:)-(_,[UInt8])`` decodes a
+    /// document, under this decoder's options at the time of the call: the same value, or the
+    /// same error with its path one step deeper under the record's index (`$[17].price`; its
+    /// offset stays within the record, whose own offset in the stream is the element's
+    /// ``VettedElement/offset``). A record longer than ``Limits/maxRecordBytes`` is a
+    /// `recordTooLarge` failure found without holding it. Memory is bounded by that cap plus
+    /// one chunk, whatever the stream's length; no chunk is read before the consumer asks for
+    /// the next record, and a cancelled task stops reading.
+    ///
+    /// With `onError: .stop` the sequence throws the first failing record's error; with
+    /// `.skip` each failure is an element and the stream goes on. In `.array` framing, an
+    /// error between elements (`[1 2]`) or a stream that ends before `]` ends the sequence
+    /// with that located error under either policy: there is nowhere to resume.
+    public func elements<T: Decodable, Chunks: AsyncSequence>(
+        of type: T.Type, from chunks: Chunks, framing: StreamFraming, onError: StreamErrorPolicy = .stop
+    ) -> VettedElements<T, Chunks> where Chunks.Element: Collection<UInt8> {
+        VettedElements(decoder: self, chunks: chunks, framing: framing, onError: onError)
+    }
+
+    /// The records of `data`, decoded one by one as the sequence is iterated (see
+    /// ``elements(of:from:framing:onError:)-(_,Chunks,_,_)``).
+    ///
+    /// A synchronous sequence cannot throw: a failure that ends the stream (the first failing
+    /// record under `.stop`, a broken array) is its last element.
+    public func elements<T: Decodable>(
+        of type: T.Type, from data: Data, framing: StreamFraming, onError: StreamErrorPolicy = .stop
+    ) -> VettedRecordSequence<T> {
+        VettedRecordSequence(decoder: self, framing: framing, onError: onError) {
+            var start = data.startIndex
+            return {
+                guard start < data.endIndex else { return nil }
+                let end = data.index(start, offsetBy: Swift.min(VettedRecordSequence<T>.chunkBytes, data.endIndex - start))
+                defer { start = end }
+                return Array(data[start..<end])
+            }
+        }
+    }
+
+    /// The records of the file at `url`, read in chunks of 64 KiB as the sequence is
+    /// iterated: memory does not grow with the file (see
+    /// ``elements(of:from:framing:onError:)-(_,Data,_,_)``). A read error ends the sequence
+    /// as its last element.
+    ///
+    /// - Throws: `VettedError` (`unreadableInput`) when the file cannot be opened.
+    public func elements<T: Decodable>(
+        of type: T.Type, from url: URL, framing: StreamFraming, onError: StreamErrorPolicy = .stop
+    ) throws -> VettedRecordSequence<T> {
+        func open() throws -> FileHandle {
+            do {
+                return try FileHandle(forReadingFrom: url)
+            } catch {
+                throw VettedError(code: .unreadableInput, message: "the file cannot be opened for reading")
+            }
+        }
+        // Opened now, so that a missing file is an error of this call; each later
+        // iteration of the sequence opens the file again.
+        var first: FileHandle? = try open()
+        return VettedRecordSequence(decoder: self, framing: framing, onError: onError) {
+            var handle = first
+            first = nil
+            return {
+                let file = try handle ?? open()
+                handle = file
+                // A file handle closes its descriptor when it is released.
+                guard let data = try file.read(upToCount: VettedRecordSequence<T>.chunkBytes), !data.isEmpty else { return nil }
+                return Array(data)
+            }
+        }
+    }
+}
+
+/// One record of a stream: where it was, and its value or its error.
+public struct VettedElement<T> {
+    /// 0-based number of the record in the stream (blank lines and separators are not records).
+    public let index: Int
+    /// Byte offset of the record's first byte in the stream.
+    public let offset: Int
+    /// 1-based line of the record's first byte in the stream.
+    public let line: Int
+    /// The decoded, validated value; or exactly the error decoding the record alone throws,
+    /// its path under the record's index (`$[17].price`), its offset within the record.
+    public let result: Result<T, any Error>
+
+    public init(index: Int, offset: Int, line: Int, result: Result<T, any Error>) {
+        self.index = index
+        self.offset = offset
+        self.line = line
+        self.result = result
+    }
+
+    /// The value, or the record's error thrown.
+    public func get() throws -> T { try result.get() }
+}
+
+extension VettedElement: Sendable where T: Sendable {}
+
+/// Decodes the records the framer cuts, one at a time: the part of a stream that does
+/// not care where its chunks come from.
+struct RecordReader<T: Decodable> {
+    enum Step {
+        case element(VettedElement<T>)
+        /// The stream ends with this error (under `.stop`, the first failing record's).
+        case fail(any Error, VettedElement<T>)
+        case needInput
+        case finished
+    }
+
+    private let decoder: VettedJSONDecoder
+    private let options: VettedJSONDecoder.Options
+    private let parser: JSONParser
+    private let onError: VettedJSONDecoder.StreamErrorPolicy
+    private var framer: RecordFramer
+    private var chunk: SourceText?
+    private var chunkCount = 0
+    private var position = 0
+    private var index = 0
+    private var atEnd = false
+    private var finished = false
+
+    init(decoder: VettedJSONDecoder, framing: VettedJSONDecoder.StreamFraming, onError: VettedJSONDecoder.StreamErrorPolicy) {
+        let options = decoder.options.current
+        self.decoder = decoder
+        self.options = options
+        self.parser = VettedJSONDecoder.parser(options)
+        self.onError = onError
+        self.framer = RecordFramer(framing: framing, maxRecordBytes: options.limits.maxRecordBytes)
+    }
+
+    /// Hands the next chunk over (the previous one is read to its end).
+    mutating func feed(_ bytes: [UInt8]) {
+        framer.begin(chunkAt: framer.streamOffset + chunkCount)
+        chunk = SourceText(bytes)
+        chunkCount = bytes.count
+        position = 0
+    }
+
+    /// The chunks are over.
+    mutating func endOfInput() {
+        framer.begin(chunkAt: framer.streamOffset + chunkCount)
+        chunk = nil
+        chunkCount = 0
+        position = 0
+        atEnd = true
+    }
+
+    /// The next element from what has been fed, or what is needed to make one.
+    mutating func step() -> Step {
+        while !finished {
+            let event: RecordFramer.Event?
+            if let chunk, position < chunkCount {
+                event = chunk.withScanner { scanner in
+                    scanner.offset = position
+                    defer { position = scanner.offset }
+                    return framer.advance(&scanner, chunk: chunk)
+                }
+            } else if atEnd {
+                event = framer.finish()
+                if event == nil { finished = true }
+            } else {
+                return .needInput
+            }
+            guard let event else { continue }
+            return element(for: event)
+        }
+        return .finished
+    }
+
+    private mutating func element(for event: RecordFramer.Event) -> Step {
+        let element: VettedElement<T>
+        switch event {
+        case .record(let bytes, let offset, let line):
+            let result = Result { () throws -> T in
+                try decoder.decode(T.self, from: SourceText(bytes), parser: parser, options: options)
+            }.mapError { RecordErrors.prefixing($0, index: index) }
+            element = VettedElement(index: index, offset: offset, line: line, result: result)
+        case .failure(let error, let offset, let line):
+            let prefixed = RecordErrors.prefixing(error, index: index)
+            element = VettedElement(index: index, offset: offset, line: line, result: .failure(Self.corrupted(prefixed)))
+        case .end(let error):
+            finished = true
+            let failed = VettedElement<T>(index: index, offset: error.offset ?? framer.streamOffset, line: framer.line, result: .failure(Self.corrupted(error)))
+            return .fail(Self.corrupted(error), failed)
+        }
+        index += 1
+        if case .failure(let error) = element.result, onError == .stop {
+            finished = true
+            return .fail(error, element)
+        }
+        return .element(element)
+    }
+
+    /// The element that ends the stream when its bytes cannot be read on.
+    mutating func readFailure(_ error: any Error, at offset: Int) -> VettedElement<T> {
+        finished = true
+        let unreadable = (error as? VettedError) ?? VettedError(code: .unreadableInput, offset: offset, message: "the input cannot be read on")
+        return VettedElement(index: index, offset: offset, line: framer.line, result: .failure(Self.corrupted(unreadable)))
+    }
+
+    /// A framing error as `decode` reports a parse error: `DecodingError.dataCorrupted`
+    /// with the located `VettedError` as its underlying error.
+    private static func corrupted(_ error: VettedError) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(
+                codingPath: error.path.components.map { component in
+                    switch component {
+                    case .index(let index): PathKey(intValue: index)
+                    case .key(let key): PathKey(stringValue: key)
+                    }
+                },
+                debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
+    }
+}
+
+/// The records of an asynchronous sequence of byte chunks, decoded as they are asked for
+/// (``VettedJSONDecoder/elements(of:from:framing:onError:)-(_,Chunks,_,_)``).
+public struct VettedElements<T: Decodable, Chunks: AsyncSequence>: AsyncSequence where Chunks.Element: Collection<UInt8> {
+    public typealias Element = VettedElement<T>
+
+    let decoder: VettedJSONDecoder
+    let chunks: Chunks
+    let framing: VettedJSONDecoder.StreamFraming
+    let onError: VettedJSONDecoder.StreamErrorPolicy
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(reader: RecordReader(decoder: decoder, framing: framing, onError: onError), chunks: chunks.makeAsyncIterator())
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var reader: RecordReader<T>
+        var chunks: Chunks.AsyncIterator
+
+        public mutating func next() async throws -> VettedElement<T>? {
+            while true {
+                try Task.checkCancellation()
+                switch reader.step() {
+                case .element(let element):
+                    return element
+                case .fail(let error, _):
+                    throw error
+                case .finished:
+                    return nil
+                case .needInput:
+                    let chunk = try await chunks.next()
+                    // A sequence may answer a cancelled task with its end: that is no end of the stream.
+                    try Task.checkCancellation()
+                    if let chunk {
+                        reader.feed(Array(chunk))
+                    } else {
+                        reader.endOfInput()
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension VettedElements: Sendable where Chunks: Sendable {}
+
+/// The records of bytes read synchronously (`Data` or a file), decoded as the sequence is
+/// iterated. A failure that ends the stream is its last element: a sequence cannot throw.
+public struct VettedRecordSequence<T: Decodable>: Sequence {
+    /// Bytes read at a time.
+    static var chunkBytes: Int { 64 << 10 }
+
+    let decoder: VettedJSONDecoder
+    let framing: VettedJSONDecoder.StreamFraming
+    let onError: VettedJSONDecoder.StreamErrorPolicy
+    /// Makes a reader of the chunks, one per iteration.
+    let makeRead: () -> () throws -> [UInt8]?
+
+    init(
+        decoder: VettedJSONDecoder, framing: VettedJSONDecoder.StreamFraming, onError: VettedJSONDecoder.StreamErrorPolicy,
+        makeRead: @escaping () -> () throws -> [UInt8]?
+    ) {
+        self.decoder = decoder
+        self.framing = framing
+        self.onError = onError
+        self.makeRead = makeRead
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(reader: RecordReader(decoder: decoder, framing: framing, onError: onError), read: makeRead())
+    }
+
+    public struct Iterator: IteratorProtocol {
+        var reader: RecordReader<T>
+        let read: () throws -> [UInt8]?
+        var done = false
+        var readCount = 0
+
+        public mutating func next() -> VettedElement<T>? {
+            while !done {
+                switch reader.step() {
+                case .element(let element):
+                    return element
+                case .fail(_, let element):
+                    done = true
+                    return element
+                case .finished:
+                    done = true
+                case .needInput:
+                    do {
+                        if let chunk = try read() {
+                            readCount += chunk.count
+                            reader.feed(chunk)
+                        } else {
+                            reader.endOfInput()
+                        }
+                    } catch {
+                        done = true
+                        return reader.readFailure(error, at: readCount)
+                    }
+                }
+            }
+            return nil
+        }
+    }
+}
