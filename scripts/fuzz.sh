@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with address sanitizer and runs it.
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-# Targets: json, bplist, xmlplist, decode, plistdecode, archive, generated, jsonschema, raw, openapi. Crashes land in Fuzz/artifacts/; add each as a named regression test.
+# Targets: json, bplist, xmlplist, decode, plistdecode, archive, generated, stream, jsonschema, raw, openapi. Crashes land in Fuzz/artifacts/; add each as a named regression test.
 # Amplification is a finding, not a slow pass: inputs are at most 8 KiB, so under the default
 # Limits nothing may expand past the 8 MiB amplification threshold (Limits.amplificationThreshold).
 # One allocation over 128 MiB (16× that), an input taking over 3 s (an ASan build decodes an
@@ -47,7 +47,8 @@ case "$target" in
   archive) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros VettedArchive); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   jsonschema) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedJSONSchema); entry="$root/Fuzz/JSONSchema/FuzzJSONSchema.swift" ;;
   generated) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
-  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, jsonschema, raw, openapi)" >&2; exit 64 ;;
+  stream) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Stream/FuzzStream.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
+  *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, stream, jsonschema, raw, openapi)" >&2; exit 64 ;;
 esac
 # The package's import rule too: without it, a plain `import` is public and clashes with a `package import` of the same module.
 flags=(-swift-version 6 -package-name Vetted -parse-as-library -sanitize=fuzzer,address -O -g -enable-upcoming-feature InternalImportsByDefault)
@@ -88,9 +89,9 @@ exec 9>&-
 
 # Seeds: the repository's own samples and seeds; the shared test suite when present (read-only).
 corpora=("$build/corpus" "$root/Fuzz/seeds/$target")
-case "$target" in json | decode | generated | jsonschema) corpora+=("$root/Samples") ;; esac
+case "$target" in json | decode | generated | stream | jsonschema) corpora+=("$root/Samples") ;; esac
 case "$target" in
-  json | decode | generated) shared="$root/../shared/fixtures/JSONTestSuite/test_parsing" ;;
+  json | decode | generated | stream) shared="$root/../shared/fixtures/JSONTestSuite/test_parsing" ;;
   *) shared="$root/../shared/fixtures/keyed-archives/apple" ;;
 esac
 [ -d "$shared" ] && corpora+=("$shared")

@@ -63,7 +63,7 @@ struct RecordFramer {
     mutating func begin(chunkAt offset: Int) { chunkStart = offset }
 
     /// Reads on from `scanner.offset` until an event or the end of the chunk (`nil`).
-    mutating func advance(_ scanner: inout ByteScanner, chunk: SourceText) -> Event? {
+    mutating func advance(_ scanner: inout ByteScanner) -> Event? {
         guard !ended else {
             scanner.offset = scanner.count
             return nil
@@ -71,7 +71,7 @@ struct RecordFramer {
         switch framing {
         case .jsonLines: return advanceLines(&scanner)
         case .jsonTextSequence: return advanceSequence(&scanner)
-        case .array: return advanceArray(&scanner, chunk: chunk)
+        case .array: return advanceArray(&scanner)
         }
     }
 
@@ -261,7 +261,7 @@ struct RecordFramer {
 
     // MARK: The elements of one array
 
-    private mutating func advanceArray(_ scanner: inout ByteScanner, chunk: SourceText) -> Event? {
+    private mutating func advanceArray(_ scanner: inout ByteScanner) -> Event? {
         let end = scanner.count
         while scanner.offset < end {
             if arrayState == .element {
@@ -284,7 +284,7 @@ struct RecordFramer {
             case .start:
                 guard byte == UInt8(ascii: "[") else {
                     return streamError(
-                        byte == 0xEF ? .byteOrderMark : .unexpectedCharacter, at: scanner.offset, chunk: chunk,
+                        byte == 0xEF ? .byteOrderMark : .unexpectedCharacter, at: scanner.offset,
                         "expected '[' to open the array of records")
                 }
                 scanner.offset += 1
@@ -292,14 +292,14 @@ struct RecordFramer {
             case .firstOrClose, .afterComma:
                 if byte == UInt8(ascii: "]") {
                     if arrayState == .afterComma {
-                        return streamError(.trailingComma, at: scanner.offset, chunk: chunk, "trailing comma before ']'")
+                        return streamError(.trailingComma, at: scanner.offset, "trailing comma before ']'")
                     }
                     scanner.offset += 1
                     arrayState = .closed
                     continue
                 }
                 if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: ":") {
-                    return streamError(.unexpectedCharacter, at: scanner.offset, chunk: chunk, "expected a value")
+                    return streamError(.unexpectedCharacter, at: scanner.offset, "expected a value")
                 }
                 startRecord(at: scanner.offset)
                 arrayState = .element
@@ -315,11 +315,11 @@ struct RecordFramer {
                 } else if byte == UInt8(ascii: "]") {
                     arrayState = .closed
                 } else {
-                    return streamError(.missingComma, at: scanner.offset, chunk: chunk, "expected ',' or ']' before the next value")
+                    return streamError(.missingComma, at: scanner.offset, "expected ',' or ']' before the next value")
                 }
                 scanner.offset += 1
             case .closed:
-                return streamError(.trailingData, at: scanner.offset, chunk: chunk, "unexpected data after the array of records")
+                return streamError(.trailingData, at: scanner.offset, "unexpected data after the array of records")
             case .element:
                 break
             }
@@ -400,9 +400,11 @@ struct RecordFramer {
         return emit()
     }
 
-    private mutating func streamError(_ code: VettedError.Code, at offset: Int, chunk: SourceText, _ message: String) -> Event {
+    private mutating func streamError(_ code: VettedError.Code, at offset: Int, _ message: String) -> Event {
         ended = true
         let path: DocumentPath = arrayState == .start || arrayState == .closed ? [] : [.index(records)]
-        return .end(VettedError(code: code, offset: chunkStart + offset, path: path, message: message, excerpt: chunk.excerpt(at: offset)))
+        // No excerpt: the stream is not kept, and one cut from the current chunk alone would
+        // change with where the chunks happen to end (one input, one answer).
+        return .end(VettedError(code: code, offset: chunkStart + offset, path: path, message: message))
     }
 }

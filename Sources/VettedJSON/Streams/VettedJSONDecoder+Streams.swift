@@ -62,6 +62,21 @@ extension VettedJSONDecoder {
         }
     }
 
+    /// The records of `chunks`, read one chunk at a time as the async form reads them: for
+    /// tests and fuzzing that cut a stream at chosen places without a task.
+    @_spi(Testing) public func elements<T: Decodable>(
+        of type: T.Type, fromChunks chunks: [[UInt8]], framing: StreamFraming, onError: StreamErrorPolicy = .stop
+    ) -> VettedRecordSequence<T> {
+        VettedRecordSequence(decoder: self, framing: framing, onError: onError) {
+            var next = 0
+            return {
+                guard next < chunks.count else { return nil }
+                defer { next += 1 }
+                return chunks[next]
+            }
+        }
+    }
+
     /// The records of the file at `url`, read in chunks of 64 KiB as the sequence is
     /// iterated: memory does not grow with the file (see
     /// ``elements(of:from:framing:onError:)-(_,Data,_,_)``). A read error ends the sequence
@@ -177,7 +192,7 @@ struct RecordReader<T: Decodable> {
                 event = chunk.withScanner { scanner in
                     scanner.offset = position
                     defer { position = scanner.offset }
-                    return framer.advance(&scanner, chunk: chunk)
+                    return framer.advance(&scanner)
                 }
             } else if atEnd {
                 event = framer.finish()
