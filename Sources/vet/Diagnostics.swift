@@ -63,6 +63,46 @@ struct Diagnostics {
         return VetExit.unreadable
     }
 
+    /// Reports a stream's failing record: its error placed in the stream (the record's line
+    /// plus the error's line within it; the offset in the stream), on standard error as text or
+    /// on standard output as JSON with the record's `index`. Gives an exit code only when the
+    /// report could not be written.
+    func report<T>(record element: VettedElement<T>, _ error: any Error) -> ExitCode? {
+        guard !quiet else { return nil }
+        guard let located = (error as? DecodingError)?.vettedError ?? (error as? VettedError) ?? (error as? ValidationErrors)?.errors.first else {
+            writeError("\(fileName):\(element.line): error: record \(element.index): \(error)\n")
+            return nil
+        }
+        let violations = (error as? ValidationErrors)?.errors ?? [located]
+        for violation in violations {
+            let line = element.line + ((violation.location?.line ?? 1) - 1)
+            let offset = violation.offset.map { element.offset + $0 }
+            switch format {
+            case .text:
+                let detail = violation.path.isEmpty ? violation.code.rawValue : "\(violation.code.rawValue) at \(violation.path)"
+                var lines = ["\(fileName):\(line): error: \(violation.message) [\(detail)]" + (offset.map { " (byte \($0))" } ?? "")]
+                if let excerpt = violation.excerpt, !excerpt.text.isEmpty {
+                    lines.append("    " + excerpt.text)
+                    lines.append("    " + String(repeating: " ", count: excerpt.caret) + "^")
+                }
+                writeError(lines.joined(separator: "\n") + "\n")
+            case .json:
+                var object: JSONObject = [
+                    "code": .string(violation.code.rawValue), "message": .string(violation.message), "path": .string(violation.path.description),
+                    "line": .number(JSONNumber(line)),
+                ]
+                if let offset { object["offset"] = .number(JSONNumber(offset)) }
+                if let excerpt = violation.excerpt { object["excerpt"] = .string(excerpt.text) }
+                let value: JSONValue = ["valid": false, "file": .string(rawFileName), "record": .number(JSONNumber(element.index)), "error": .object(object)]
+                if let failed = writeOutput(JSONWriter(style: .compact).string(value) + "\n") { return failed }
+            }
+        }
+        return nil
+    }
+
+    /// A line of its own on standard error (a stream's summary).
+    func note(_ text: String) { writeError("\(fileName): \(text)\n") }
+
     func text(for error: VettedError) -> String {
         var place = fileName
         if binary, let offset = error.offset {

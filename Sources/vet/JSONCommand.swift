@@ -16,9 +16,42 @@ struct JSONCommand: ParsableCommand {
             With --sha256, --signature or --envelope the raw stage runs first: the size, the digest \
             and the signature are checked before a single byte is parsed.
 
+            With --lines (JSON Lines, NDJSON), --seq (RFC 7464 text sequences) or --array (the \
+            elements of one top-level array) the input is a stream of records, read in chunks in \
+            memory that does not grow with it: each valid record is printed compactly on a line of \
+            its own, each failing record gives one located diagnostic (its line in the stream, its \
+            path under its index, $[17].price), and a summary ends the run; exit 1 if any record \
+            failed. A record longer than --max-record-bytes fails without being read into memory.
+
             Exit codes: 0 valid, 1 invalid data, 64 usage error, 74 unreadable input.
             """
     )
+
+    /// How a stream's records are framed (`--lines`, `--seq`, `--array`).
+    enum Framing: String, EnumerableFlag {
+        case lines, seq, array
+
+        static func help(for value: Framing) -> ArgumentHelp? {
+            switch value {
+            case .lines: "Read a stream of JSON Lines (NDJSON) records, one per line."
+            case .seq: "Read a stream of RFC 7464 JSON text sequence records (each after RS, 0x1E)."
+            case .array: "Read the elements of one top-level JSON array as a stream of records."
+            }
+        }
+
+        var framing: VettedJSONDecoder.StreamFraming {
+            switch self {
+            case .lines: .jsonLines
+            case .seq: .jsonTextSequence
+            case .array: .array
+            }
+        }
+    }
+
+    @Flag(exclusivity: .exclusive) var framing: Framing?
+
+    @Option(help: "Longest record of a stream (--lines, --seq, --array), in bytes.")
+    var maxRecordBytes = Limits.default.maxRecordBytes
 
     @Argument(help: "The JSON file to check, or - for standard input.")
     var file: String
@@ -51,7 +84,22 @@ struct JSONCommand: ParsableCommand {
     @Flag(help: "Replace unpaired \\u surrogate escapes with U+FFFD instead of rejecting them.")
     var allowLoneSurrogates = false
 
+    func validate() throws {
+        guard framing != nil else { return }
+        if maxRecordBytes < 0 { throw ValidationError("--max-record-bytes must not be negative") }
+        // A stream is checked record by record as it is read: nothing that needs all of it first.
+        if gateOptions.sha256 != nil || gateOptions.signature != nil || gateOptions.envelope {
+            throw ValidationError("--sha256, --signature and --envelope check a whole input before it is parsed; they do not apply to a stream of records")
+        }
+        if allowBOM || allowInvalidUTF8 || allowLoneSurrogates || compact {
+            throw ValidationError("--allow-bom, --allow-invalid-utf8, --allow-lone-surrogates and --compact do not apply to a stream of records (each is printed compactly)")
+        }
+    }
+
     func run() throws {
+        if let framing {
+            throw streamRecords(framing.framing)
+        }
         let limits = limitOptions.limits
         let diagnostics = Diagnostics(input: file, format: diagnostics, quiet: quiet)
         let policy = try gateOptions.policy(limits: limits)
@@ -76,6 +124,50 @@ struct JSONCommand: ParsableCommand {
         } catch {
             throw diagnostics.report(error)
         }
+    }
+}
+
+extension JSONCommand {
+    /// Reads the input as a stream of records and reports each; gives the exit code.
+    func streamRecords(_ framing: VettedJSONDecoder.StreamFraming) -> ExitCode {
+        var limits = limitOptions.limits
+        limits.maxRecordBytes = maxRecordBytes
+        let diagnostics = Diagnostics(input: file, format: diagnostics, quiet: quiet)
+        let decoder = VettedJSONDecoder()
+        decoder.limits = limits
+        decoder.duplicateKeyPolicy = duplicateKeys
+        let records: VettedRecordSequence<JSONValue>
+        do {
+            let url = file == "-" ? URL(fileURLWithPath: "/dev/stdin") : URL(fileURLWithPath: file)
+            records = try decoder.elements(of: JSONValue.self, from: url, framing: framing, onError: .skip)
+        } catch {
+            return diagnostics.unreadable("it cannot be opened for reading")
+        }
+        var count = 0
+        var failed = 0
+        for element in records {
+            switch element.result {
+            case .success(let value):
+                count += 1
+                guard !quiet, diagnostics.format == .text else { continue }
+                do {
+                    try Output.write(Array((JSONWriter(style: .compact).string(value) + "\n").utf8))
+                } catch {
+                    return Output.failed(error)
+                }
+            case .failure(let error):
+                if let located = (error as? DecodingError)?.vettedError ?? (error as? VettedError), located.code == .unreadableInput {
+                    return diagnostics.unreadable(located.message)
+                }
+                count += 1
+                failed += 1
+                if let code = diagnostics.report(record: element, error) { return code }
+            }
+        }
+        if !quiet, diagnostics.format == .text {
+            diagnostics.note("\(count) record\(count == 1 ? "" : "s"), \(failed) failed")
+        }
+        return failed == 0 ? .success : VetExit.invalidData
     }
 }
 

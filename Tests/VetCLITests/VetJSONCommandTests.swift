@@ -115,6 +115,64 @@ struct Vet {
         #expect(diagnostic["error"]?["path"] == "$[1]")
     }
 
+    @Test func aStreamOfLinesPrintsEachValidRecordAndLocatesEachFailure() throws {
+        let input = "{\"a\":1}\n{\"a\":2,}\n\n[1, 2]\n{\"a\":\"\u{1B}[2J\"\n"
+        let result = try Vet.run(["json", "--lines", "-"], stdin: Array(input.utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout == "{\"a\":1}\n[1,2]\n")
+        #expect(
+            result.stderr == """
+                <stdin>:2: error: trailing comma before '}' [trailingComma at $[1].a] (byte 14)
+                    {"a":2,}
+                          ^
+                <stdin>:5: error: raw control character U+001B in string; escape it [controlCharacterInString at $[3].a] (byte 31)
+                    {"a":"\\u{1B}[2J"
+                          ^
+                <stdin>: 4 records, 2 failed
+
+                """)
+        let valid = try Vet.run(["json", "--seq", "-"], stdin: Array("\u{1E}{\"a\":1}\n\u{1E}[2]\n".utf8))
+        #expect(valid.status == 0)
+        #expect(valid.stdout == "{\"a\":1}\n[2]\n")
+        #expect(valid.stderr == "<stdin>: 2 records, 0 failed\n")
+    }
+
+    @Test func aBrokenArrayEndsTheStreamWithItsPlace() throws {
+        let result = try Vet.run(["json", "--array", "--diagnostics", "json", "-"], stdin: Array("[{\"a\":1}, {\"a\":1,\"a\":2},\n 3 4]".utf8))
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map { try? JSONParser().parse(Data($0.utf8)) }
+        #expect(lines.count == 2)
+        #expect(lines.first??["record"] == 1)
+        #expect(lines.first??["error"]?["code"] == "duplicateKey")
+        #expect(lines.first??["error"]?["offset"] == 17)
+        #expect(lines.last??["error"]?["code"] == "missingComma")
+        #expect(lines.last??["error"]?["offset"] == 28)
+        #expect(lines.last??["error"]?["line"] == 2)
+        #expect(lines.last??["error"]?["path"] == "$[3]")
+    }
+
+    @Test func aRecordPastTheCapFailsAndTheStreamGoesOn() throws {
+        let input = String(repeating: "x", count: 3000) + "\n{\"ok\":true}\n"
+        let result = try Vet.run(["json", "--lines", "--max-record-bytes", "100", "-"], stdin: Array(input.utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout == "{\"ok\":true}\n")
+        #expect(
+            result.stderr == """
+                <stdin>:1: error: record is longer than the record limit of 100 bytes; its bytes were passed over [recordTooLarge at $[0]] (byte 100)
+                <stdin>: 2 records, 1 failed
+
+                """)
+    }
+
+    @Test func aStreamRefusesWhatNeedsTheWholeInput() throws {
+        let digest = String(repeating: "0", count: 64)
+        let result = try Vet.run(["json", "--lines", "--sha256", digest, "-"], stdin: Array("{}\n".utf8))
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("do not apply to a stream of records"))
+        let both = try Vet.run(["json", "--lines", "--array", "-"], stdin: Array("{}\n".utf8))
+        #expect(both.status == 64)
+    }
+
     @Test func quietPrintsNothing() throws {
         let valid = try Vet.run(["json", "--quiet", "-"], stdin: Array("[1]".utf8))
         #expect(valid.status == 0)

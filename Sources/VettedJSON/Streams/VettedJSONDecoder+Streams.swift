@@ -47,7 +47,10 @@ extension VettedJSONDecoder {
     /// ``elements(of:from:framing:onError:)-(_,Chunks,_,_)``).
     ///
     /// A synchronous sequence cannot throw: a failure that ends the stream (the first failing
-    /// record under `.stop`, a broken array) is its last element.
+    /// record under `.stop`, a broken array) is its last element. An error of the framing
+    /// itself (a broken array, a read that failed) is placed in the stream: its element's
+    /// ``VettedElement/offset`` is 0, so that, as for a record, the element's offset plus the
+    /// error's is the error's place in the stream.
     public func elements<T: Decodable>(
         of type: T.Type, from data: Data, framing: StreamFraming, onError: StreamErrorPolicy = .stop
     ) -> VettedRecordSequence<T> {
@@ -219,7 +222,9 @@ struct RecordReader<T: Decodable> {
             element = VettedElement(index: index, offset: offset, line: line, result: .failure(Self.corrupted(prefixed)))
         case .end(let error):
             finished = true
-            let failed = VettedElement<T>(index: index, offset: error.offset ?? framer.streamOffset, line: framer.line, result: .failure(Self.corrupted(error)))
+            // Its error is placed in the stream, not in a record: the element sits at the
+            // stream's start, so that its offset plus the error's is where it is, as for a record.
+            let failed = VettedElement<T>(index: index, offset: 0, line: framer.line, result: .failure(Self.corrupted(error)))
             return .fail(Self.corrupted(error), failed)
         }
         index += 1
@@ -234,7 +239,7 @@ struct RecordReader<T: Decodable> {
     mutating func readFailure(_ error: any Error, at offset: Int) -> VettedElement<T> {
         finished = true
         let unreadable = (error as? VettedError) ?? VettedError(code: .unreadableInput, offset: offset, message: "the input cannot be read on")
-        return VettedElement(index: index, offset: offset, line: framer.line, result: .failure(Self.corrupted(unreadable)))
+        return VettedElement(index: index, offset: 0, line: framer.line, result: .failure(Self.corrupted(unreadable)))
     }
 
     /// A framing error as `decode` reports a parse error: `DecodingError.dataCorrupted`
