@@ -25,8 +25,24 @@ struct MakeListings: ParsableCommand {
     @Flag(help: "Listing events instead of listings: a tagged union of five payload types (\"type\" first, tags in turn).")
     var events = false
 
+    @Flag(help: "JSON Lines: each listing (or event) compactly on a line of its own, instead of one array.")
+    var lines = false
+
     func run() throws {
         let json = events ? EventsCorpus.generate(bytes: bytes, seed: seed) : ListingsCorpus.generate(bytes: bytes, seed: seed)
+        if lines {
+            guard format == .json else { throw ValidationError("--lines writes JSON Lines; it does not go with --format \(format.rawValue)") }
+            guard case .array(let elements) = try JSONParser(limits: Limits(maxInputBytes: .max)).parse(json) else {
+                throw ValidationError("the corpus is not an array")
+            }
+            var output = Data()
+            for element in elements {
+                output.append(Data(JSONWriter(style: .compact).string(element).utf8))
+                output.append(UInt8(ascii: "\n"))
+            }
+            FileHandle.standardOutput.write(output)
+            return
+        }
         switch format {
         case .json:
             FileHandle.standardOutput.write(Data(json))

@@ -239,6 +239,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
 
     /// Decodes `type` from the root of `document`'s tape.
     private func decode<T: Decodable>(_ type: T.Type, document: DecodingDocument) throws -> T {
+        defer { document.close() }
         let source = document.source
         let result = source.withScanner { scanner in
             document.scanner = scanner

@@ -60,7 +60,8 @@ extension VettedJSONDecoder {
                 guard start < data.endIndex else { return nil }
                 let end = data.index(start, offsetBy: Swift.min(VettedRecordSequence<T>.chunkBytes, data.endIndex - start))
                 defer { start = end }
-                return Array(data[start..<end])
+                // A slice shares the data's storage: no byte is copied.
+                return SourceText(data[start..<end])
             }
         }
     }
@@ -75,7 +76,7 @@ extension VettedJSONDecoder {
             return {
                 guard next < chunks.count else { return nil }
                 defer { next += 1 }
-                return chunks[next]
+                return SourceText(chunks[next])
             }
         }
     }
@@ -107,7 +108,7 @@ extension VettedJSONDecoder {
                 handle = file
                 // A file handle closes its descriptor when it is released.
                 guard let data = try file.read(upToCount: VettedRecordSequence<T>.chunkBytes), !data.isEmpty else { return nil }
-                return Array(data)
+                return SourceText(data)
             }
         }
     }
@@ -171,11 +172,19 @@ struct RecordReader<T: Decodable> {
     }
 
     /// Hands the next chunk over (the previous one is read to its end).
-    mutating func feed(_ bytes: [UInt8]) {
+    mutating func feed(_ bytes: SourceText) {
         framer.begin(chunkAt: framer.streamOffset + chunkCount)
-        chunk = SourceText(bytes)
+        chunk = bytes
         chunkCount = bytes.count
         position = 0
+    }
+
+    /// A chunk of an async sequence as source text: arrays and data as they are, other
+    /// collections copied.
+    static func source<Chunk: Collection<UInt8>>(_ chunk: Chunk) -> SourceText {
+        if let bytes = chunk as? [UInt8] { return SourceText(bytes) }
+        if let data = chunk as? Data { return SourceText(data) }
+        return SourceText(Array(chunk))
     }
 
     /// The chunks are over.
@@ -290,7 +299,7 @@ public struct VettedElements<T: Decodable, Chunks: AsyncSequence>: AsyncSequence
                     // A sequence may answer a cancelled task with its end: that is no end of the stream.
                     try Task.checkCancellation()
                     if let chunk {
-                        reader.feed(Array(chunk))
+                        reader.feed(RecordReader<T>.source(chunk))
                     } else {
                         reader.endOfInput()
                     }
@@ -312,11 +321,11 @@ public struct VettedRecordSequence<T: Decodable>: Sequence {
     let framing: VettedJSONDecoder.StreamFraming
     let onError: VettedJSONDecoder.StreamErrorPolicy
     /// Makes a reader of the chunks, one per iteration.
-    let makeRead: () -> () throws -> [UInt8]?
+    let makeRead: () -> () throws -> SourceText?
 
     init(
         decoder: VettedJSONDecoder, framing: VettedJSONDecoder.StreamFraming, onError: VettedJSONDecoder.StreamErrorPolicy,
-        makeRead: @escaping () -> () throws -> [UInt8]?
+        makeRead: @escaping () -> () throws -> SourceText?
     ) {
         self.decoder = decoder
         self.framing = framing
@@ -330,7 +339,7 @@ public struct VettedRecordSequence<T: Decodable>: Sequence {
 
     public struct Iterator: IteratorProtocol {
         var reader: RecordReader<T>
-        let read: () throws -> [UInt8]?
+        let read: () throws -> SourceText?
         var done = false
         var readCount = 0
 

@@ -172,7 +172,10 @@ extension VettedJSONDecoder {
             source: source, tape: JSONTape(expectedBytes: 0), options: options, duplicateKeys: parser.options.duplicateKeys)
         return source.withScanner { scanner -> DirectOutcome<T> in
             document.scanner = scanner
-            defer { document.scanner = nil }
+            defer {
+                document.scanner = nil
+                document.close()
+            }
             var direct = JSONDirectReader(
                 reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
                 document: document, limits: parser.limits, types: types)

@@ -60,10 +60,18 @@ final class DecodingDocument {
         self.userInfo = decoder.userInfo
         self.engine = decoder.shared.makeEngine()
         self.duplicateKeys = duplicateKeys
-        // Structural errors are located on the tape (weakly: the document owns the engine).
+        // Structural errors are located on the tape. The closure holds the document, which
+        // owns the engine: the call that made the document breaks that cycle when it ends
+        // (``close()``). A weak reference would cost a side table per call, per record of a stream.
         if locatesInSource {
-            engine.locate = { [weak self] codingPath in self?.location(of: codingPath) }
+            engine.locate = { codingPath in self.location(of: codingPath) }
         }
+    }
+
+    /// Ends the call this document served: its engine no longer locates errors on it,
+    /// which releases the document. Every decode call that makes a document calls this last.
+    func close() {
+        engine.locate = { _ in nil }
     }
 
     /// Where the value at `index` is in the input: a scalar's first byte; for
