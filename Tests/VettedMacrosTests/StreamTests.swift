@@ -262,6 +262,21 @@ struct StreamOutcome {
         }
     }
 
+    /// Fuzz finding (stream-crash-7fe9e433, the harness's own rule): the element that ends a
+    /// broken array sits at offset 0 after a record at a later offset, its error placed in the stream.
+    @Test func theElementThatEndsABrokenStreamIsPlacedAtItsStart() {
+        let elements = Array(VettedJSONDecoder().elements(of: DirectItem.self, from: Data("[{}".utf8), framing: .array, onError: .skip))
+        #expect(elements.map(\.index) == [0, 1])
+        #expect(elements.map(\.offset) == [1, 0])
+        let first = vetted(elements.first.flatMap { if case .failure(let error) = $0.result { error } else { nil } })
+        #expect(first?.code == .keyNotFound)
+        #expect(first?.path.description == "$[0].count")
+        let error = vetted(elements.last.flatMap { if case .failure(let error) = $0.result { error } else { nil } })
+        #expect(error?.code == .unexpectedEndOfInput)
+        #expect(error?.offset == 3)
+        #expect(error?.path.description == "$")
+    }
+
     @Test func theSynchronousFormsReadDataAndFiles() throws {
         let text = (0..<5000).map { "{\"value\":\($0 % 101),\"sensor\":\"s\($0 % 10)\"}" }.joined(separator: "\n")
         let decoder = VettedJSONDecoder()
