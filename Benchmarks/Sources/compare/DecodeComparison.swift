@@ -35,11 +35,7 @@ struct DecodeThroughput: ParsableCommand {
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let vetted = VettedJSONDecoder()
-        vetted.dateDecodingStrategy = .iso8601
-        vetted.limits = Limits(maxInputBytes: .max)
-        let foundation = JSONDecoder()
-        foundation.dateDecodingStrategy = .iso8601
+        let (vetted, foundation) = DecodeThroughput.decoders()
         let foundationSide: () throws -> Any? = {
             let listings = try foundation.decode([Listing].self, from: data)
             for listing in listings { try listing.validateByHand() }
@@ -130,6 +126,17 @@ struct DecodeThroughput: ParsableCommand {
             if listing.lastUpdated < listing.created { violations += 1 }
         }
         return violations
+    }
+
+    /// The two decoders every listings comparison sets up alike: ISO 8601 dates, and no
+    /// input cap on Vetted's side (the corpus is trusted and larger than the default).
+    static func decoders() -> (VettedJSONDecoder, JSONDecoder) {
+        let vetted = VettedJSONDecoder()
+        vetted.dateDecodingStrategy = .iso8601
+        vetted.limits = Limits(maxInputBytes: .max)
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        return (vetted, foundation)
     }
 
     static func check(_ condition: Bool) throws {

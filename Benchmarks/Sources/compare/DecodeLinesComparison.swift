@@ -29,11 +29,7 @@ struct DecodeLinesThroughput: ParsableCommand {
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let vetted = VettedJSONDecoder()
-        vetted.dateDecodingStrategy = .iso8601
-        vetted.limits = Limits(maxInputBytes: .max)
-        let foundation = JSONDecoder()
-        foundation.dateDecodingStrategy = .iso8601
+        let (vetted, foundation) = DecodeThroughput.decoders()
         let vettedSide: () throws -> Any? = {
             var listings: [Listing] = []
             for element in vetted.elements(of: Listing.self, from: data, framing: .jsonLines) { listings.append(try element.get()) }

@@ -27,11 +27,7 @@ struct DecodeEventsThroughput: ParsableCommand {
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let vetted = VettedJSONDecoder()
-        vetted.dateDecodingStrategy = .iso8601
-        vetted.limits = Limits(maxInputBytes: .max)
-        let foundation = JSONDecoder()
-        foundation.dateDecodingStrategy = .iso8601
+        let (vetted, foundation) = DecodeThroughput.decoders()
         let vettedSide: () throws -> Any? = { try vetted.decode([ListingEvent].self, from: data) }
         let foundationSide: () throws -> Any? = {
             let events = try foundation.decode([FoundationEvent].self, from: data)

@@ -144,6 +144,22 @@ struct RecordFramer {
         return .record(bytes, offset: recordOffset, line: recordLine)
     }
 
+    /// Passes over one byte of JSON whitespace at the scan position, counting a line feed;
+    /// whether there was one.
+    private mutating func skipBlank(_ scanner: inout ByteScanner) -> Bool {
+        switch scanner.current {
+        case 0x20, 0x09, 0x0D:
+            scanner.offset += 1
+            return true
+        case 0x0A:
+            scanner.offset += 1
+            line += 1
+            return true
+        default:
+            return false
+        }
+    }
+
     // MARK: JSON Lines
 
     private mutating func advanceLines(_ scanner: inout ByteScanner) -> Event? {
@@ -151,17 +167,8 @@ struct RecordFramer {
         while scanner.offset < end {
             if !inRecord {
                 // Blank space before a record is not part of it; a blank line is no record.
-                switch scanner.current {
-                case 0x20, 0x09, 0x0D:
-                    scanner.offset += 1
-                    continue
-                case 0x0A:
-                    scanner.offset += 1
-                    line += 1
-                    continue
-                default:
-                    startRecord(at: scanner.offset)
-                }
+                if skipBlank(&scanner) { continue }
+                startRecord(at: scanner.offset)
             }
             let start = scanner.offset
             let newline = scanner.firstIndex(of: 0x0A, in: start..<end)
@@ -199,30 +206,21 @@ struct RecordFramer {
         let end = scanner.count
         while scanner.offset < end {
             if !inRecord {
-                let byte = scanner.current
-                switch byte {
-                case Self.recordSeparator:
+                if scanner.current == Self.recordSeparator {
                     // Consecutive RS mark no empty text between them.
                     sawSeparator = true
                     scanner.offset += 1
                     continue
-                case 0x20, 0x09, 0x0D:
-                    scanner.offset += 1
-                    continue
-                case 0x0A:
-                    scanner.offset += 1
-                    line += 1
-                    continue
-                default:
-                    startRecord(at: scanner.offset)
-                    if !sawSeparator {
-                        // Text before the first RS: a record that lost its separator.
-                        oversized = true
-                        sawSeparator = true
-                        return .failure(
-                            VettedError(code: .unexpectedCharacter, offset: 0, message: "a JSON text sequence's text must start with RS (0x1E)"),
-                            offset: recordOffset, line: recordLine)
-                    }
+                }
+                if skipBlank(&scanner) { continue }
+                startRecord(at: scanner.offset)
+                if !sawSeparator {
+                    // Text before the first RS: a record that lost its separator.
+                    oversized = true
+                    sawSeparator = true
+                    return .failure(
+                        VettedError(code: .unexpectedCharacter, offset: 0, message: "a JSON text sequence's text must start with RS (0x1E)"),
+                        offset: recordOffset, line: recordLine)
                 }
             }
             let start = scanner.offset
@@ -268,18 +266,8 @@ struct RecordFramer {
                 if let event = scanElement(&scanner) { return event }
                 continue
             }
+            if skipBlank(&scanner) { continue }
             let byte = scanner.current
-            switch byte {
-            case 0x20, 0x09, 0x0D:
-                scanner.offset += 1
-                continue
-            case 0x0A:
-                scanner.offset += 1
-                line += 1
-                continue
-            default:
-                break
-            }
             switch arrayState {
             case .start:
                 guard byte == UInt8(ascii: "[") else {
