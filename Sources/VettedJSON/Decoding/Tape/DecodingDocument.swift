@@ -16,7 +16,9 @@ final class DecodingDocument {
     let data: VettedJSONDecoder.DataDecodingStrategy
     let keys: VettedJSONDecoder.KeyDecodingStrategy
     let floats: VettedJSONDecoder.NonConformingFloatDecodingStrategy
-    let userInfo: [CodingUserInfoKey: Any]
+    /// The call's user info, as the options hold it; widened to `Any` only when a model asks.
+    private let sendableUserInfo: [CodingUserInfoKey: any Sendable]
+    var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
     let duplicateKeys: JSONParser.DuplicateKeyPolicy
     /// The stack this call may use: models recurse once per level, in code of theirs.
     let stack: StackGuard
@@ -57,7 +59,7 @@ final class DecodingDocument {
         self.data = decoder.dataDecodingStrategy
         self.keys = decoder.keyDecodingStrategy
         self.floats = decoder.nonConformingFloatDecodingStrategy
-        self.userInfo = decoder.userInfo
+        self.sendableUserInfo = decoder.shared.userInfo
         self.engine = decoder.shared.makeEngine()
         self.duplicateKeys = duplicateKeys
         // Structural errors are located on the tape. The closure holds the document, which
