@@ -69,23 +69,14 @@ struct Diagnostics {
     /// report could not be written.
     func report<T>(record element: VettedElement<T>, _ error: any Error) -> ExitCode? {
         guard !quiet else { return nil }
-        guard let located = (error as? DecodingError)?.vettedError ?? (error as? VettedError) ?? (error as? ValidationErrors)?.errors.first else {
-            writeError("\(fileName):\(element.line): error: record \(element.index): \(error)\n")
-            return nil
-        }
-        let violations = (error as? ValidationErrors)?.errors ?? [located]
-        for violation in violations {
+        for violation in VettedFailure(error).errors {
             let line = element.line + ((violation.location?.line ?? 1) - 1)
             let offset = violation.offset.map { element.offset + $0 }
             switch format {
             case .text:
                 let detail = violation.path.isEmpty ? violation.code.rawValue : "\(violation.code.rawValue) at \(violation.path)"
-                var lines = ["\(fileName):\(line): error: \(violation.message) [\(detail)]" + (offset.map { " (byte \($0))" } ?? "")]
-                if let excerpt = violation.excerpt, !excerpt.text.isEmpty {
-                    lines.append("    " + excerpt.text)
-                    lines.append("    " + String(repeating: " ", count: excerpt.caret) + "^")
-                }
-                writeError(lines.joined(separator: "\n") + "\n")
+                let lines = ["\(fileName):\(line): error: \(violation.message) [\(detail)]" + (offset.map { " (byte \($0))" } ?? "")]
+                writeError((lines + excerptLines(for: violation)).joined(separator: "\n") + "\n")
             case .json:
                 var object: JSONObject = [
                     "code": .string(violation.code.rawValue), "message": .string(violation.message), "path": .string(violation.path.description),
@@ -100,6 +91,12 @@ struct Diagnostics {
         return nil
     }
 
+    /// The error's excerpt and a caret under its place, indented; none without an excerpt.
+    private func excerptLines(for error: VettedError) -> [String] {
+        guard let excerpt = error.excerpt, !excerpt.text.isEmpty || error.offset != nil else { return [] }
+        return ["    " + excerpt.text, "    " + String(repeating: " ", count: excerpt.caret) + "^"]
+    }
+
     /// A line of its own on standard error (a stream's summary).
     func note(_ text: String) { writeError("\(fileName): \(text)\n") }
 
@@ -111,11 +108,7 @@ struct Diagnostics {
             place += ":\(location.line):\(location.column)"
         }
         let detail = error.path.isEmpty ? error.code.rawValue : "\(error.code.rawValue) at \(error.path)"
-        var lines = ["\(place): error: \(error.message) [\(detail)]"]
-        if let excerpt = error.excerpt, !excerpt.text.isEmpty || error.offset != nil {
-            lines.append("    " + excerpt.text)
-            lines.append("    " + String(repeating: " ", count: excerpt.caret) + "^")
-        }
+        var lines = ["\(place): error: \(error.message) [\(detail)]"] + excerptLines(for: error)
         if binary, let related = error.relatedOffset {
             lines.append("\(fileName): byte \(related): note: first seen here")
         } else if let related = error.relatedOffset, let source = error.source {

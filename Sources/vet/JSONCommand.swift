@@ -156,8 +156,8 @@ extension JSONCommand {
                     return Output.failed(error)
                 }
             case .failure(let error):
-                if let located = (error as? DecodingError)?.vettedError ?? (error as? VettedError), located.code == .unreadableInput {
-                    return diagnostics.unreadable(located.message)
+                if let unreadable = VettedFailure(error).errors.first(where: { $0.code == .unreadableInput }) {
+                    return diagnostics.unreadable(unreadable.message)
                 }
                 count += 1
                 failed += 1

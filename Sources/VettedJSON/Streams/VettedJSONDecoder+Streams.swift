@@ -233,8 +233,8 @@ struct RecordReader<T: Decodable> {
             finished = true
             // Its error is placed in the stream, not in a record: the element sits at the
             // stream's start, so that its offset plus the error's is where it is, as for a record.
-            let failed = VettedElement<T>(index: index, offset: 0, line: framer.line, result: .failure(Self.corrupted(error)))
-            return .fail(Self.corrupted(error), failed)
+            let corrupted = Self.corrupted(error)
+            return .fail(corrupted, VettedElement<T>(index: index, offset: 0, line: framer.line, result: .failure(corrupted)))
         }
         index += 1
         if case .failure(let error) = element.result, onError == .stop {
@@ -245,8 +245,10 @@ struct RecordReader<T: Decodable> {
     }
 
     /// The element that ends the stream when its bytes cannot be read on.
-    mutating func readFailure(_ error: any Error, at offset: Int) -> VettedElement<T> {
+    mutating func readFailure(_ error: any Error) -> VettedElement<T> {
         finished = true
+        // The bytes read so far: the chunks before the current one, and all of it.
+        let offset = framer.streamOffset + chunkCount
         let unreadable = (error as? VettedError) ?? VettedError(code: .unreadableInput, offset: offset, message: "the input cannot be read on")
         return VettedElement(index: index, offset: 0, line: framer.line, result: .failure(Self.corrupted(unreadable)))
     }
@@ -341,7 +343,6 @@ public struct VettedRecordSequence<T: Decodable>: Sequence {
         var reader: RecordReader<T>
         let read: () throws -> SourceText?
         var done = false
-        var readCount = 0
 
         public mutating func next() -> VettedElement<T>? {
             while !done {
@@ -356,14 +357,13 @@ public struct VettedRecordSequence<T: Decodable>: Sequence {
                 case .needInput:
                     do {
                         if let chunk = try read() {
-                            readCount += chunk.count
                             reader.feed(chunk)
                         } else {
                             reader.endOfInput()
                         }
                     } catch {
                         done = true
-                        return reader.readFailure(error, at: readCount)
+                        return reader.readFailure(error)
                     }
                 }
             }
