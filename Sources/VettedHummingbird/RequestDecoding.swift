@@ -70,6 +70,60 @@ extension RequestDecoder where Self: VettedBodyDecoder {
     }
 }
 
+extension Request {
+    /// The records of a streamed body (a bulk import, an event feed), decoded and validated
+    /// one by one as the handler asks for them, never holding the body.
+    ///
+    /// Hummingbird spells a body's decoding `request.decode(as:context:)`; a stream of records
+    /// is `request.decodeElements(of:context:)`, the name of
+    /// ``Vetted/VettedJSONDecoder/elements(of:from:framing:onError:)-(_,Chunks,_,_)``.
+    /// The framing follows the `Content-Type`: `application/x-ndjson` or `application/jsonl`
+    /// (JSON Lines), `application/json-seq` (RFC 7464), `application/json` (the elements of one
+    /// top-level array); another type is refused (415) before a byte is read.
+    ///
+    /// The body cap becomes a per-record cap, the decoder's `limits.maxRecordBytes`, plus
+    /// `maxTotalBytes` when given (the context's `maxUploadSize` is for whole bodies and does
+    /// not apply). The context's ``VettedRequestContext/bodyTimeout`` applies between records:
+    /// each record must arrive within it of the handler asking for it.
+    ///
+    /// ```swift
+    /// router.post("listings/import") { request, context in
+    ///     var stored = 0
+    ///     var refused: [ProblemDetails.Entry] = []
+    ///     for try await element in try request.decodeElements(of: Listing.self, context: context, onError: .skip) {
+    ///         switch element.result {
+    ///         case .success(let listing): try await store(listing); stored += 1
+    ///         case .failure(let error): refused += ProblemDetails(error)?.errors ?? []
+    ///         }
+    ///     }
+    ///     …
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - decoder: the decoder and options for each record; `nil` uses the context's
+    ///     `requestDecoder` when it is a ``Vetted/VettedJSONDecoder``, else a default one.
+    ///   - onError: `.stop` (the sequence throws the first failing record's problem) or
+    ///     `.skip` (each failure is an element).
+    ///   - maxTotalBytes: the most the whole body may hold; `nil` for no total.
+    /// - Throws: ``Vetted/VettedProblem`` (415) for a media type that is not a stream of JSON
+    ///   records. The sequence throws the problems ``Vetted/VettedBodyElements`` lists.
+    public func decodeElements<T: Decodable, Context: RequestContext>(
+        of type: T.Type, context: Context, decoder: VettedJSONDecoder? = nil,
+        onError: VettedJSONDecoder.StreamErrorPolicy = .stop, maxTotalBytes: Int? = nil
+    ) throws -> VettedBodyElements<T> {
+        let contentType = headers[.contentType]
+        guard let framing = VettedMediaType.streamFraming(contentType) else {
+            throw VettedProblem.unsupportedMediaType(contentType, expected: VettedMediaType.streamTypes)
+        }
+        let timeout = (context as? any VettedRequestContext)?.bodyTimeout ?? VettedRequestBody.defaultTimeout
+        return VettedBodyElements(
+            of: type, decoder: decoder ?? (context.requestDecoder as? VettedJSONDecoder) ?? VettedJSONDecoder(),
+            body: body.map { $0.readableBytesView }, framing: framing, onError: onError, maxTotalBytes: maxTotalBytes,
+            declaredLength: headers[.contentLength].flatMap { Int64($0) }, timeout: timeout)
+    }
+}
+
 /// `application/json` and `application/…+json` bodies.
 extension VettedJSONDecoder: RequestDecoder {}
 

@@ -25,6 +25,48 @@ extension ContentDecoder where Self: VettedBodyDecoder {
     }
 }
 
+extension Request {
+    /// The records of a streamed body (a bulk import, an event feed), decoded and validated
+    /// one by one as the handler asks for them, never holding the body.
+    ///
+    /// Vapor spells a body's decoding `req.content.decode(_:)`; a stream of records is
+    /// `req.decodeElements(of:)`, the name of
+    /// ``Vetted/VettedJSONDecoder/elements(of:from:framing:onError:)-(_,Chunks,_,_)``. Register
+    /// the route with `body: .stream` (and ``VettedBodyMiddleware`` with `leavingStreamsUnread`),
+    /// or Vapor collects the body first. The framing follows the `Content-Type`:
+    /// `application/x-ndjson` or `application/jsonl` (JSON Lines), `application/json-seq`
+    /// (RFC 7464), `application/json` (the elements of one top-level array); another type is
+    /// refused (415) before a byte is read.
+    ///
+    /// The body cap becomes a per-record cap, the decoder's `limits.maxRecordBytes`, plus
+    /// `maxTotalBytes` when given. `timeout` applies between records: each record must arrive
+    /// within it of the handler asking for it.
+    ///
+    /// - Parameters:
+    ///   - decoder: the decoder and options for each record; `nil` uses the JSON decoder of
+    ///     `ContentConfiguration.global` when it is a ``Vetted/VettedJSONDecoder``, else a default one.
+    ///   - onError: `.stop` (the sequence throws the first failing record's problem) or
+    ///     `.skip` (each failure is an element).
+    ///   - maxTotalBytes: the most the whole body may hold; `nil` for no total.
+    ///   - timeout: how long each record may take to arrive once asked for.
+    /// - Throws: ``Vetted/VettedProblem`` (415) for a media type that is not a stream of JSON
+    ///   records. The sequence throws the problems ``Vetted/VettedBodyElements`` lists.
+    public func decodeElements<T: Decodable>(
+        of type: T.Type, decoder: VettedJSONDecoder? = nil, onError: VettedJSONDecoder.StreamErrorPolicy = .stop,
+        maxTotalBytes: Int? = nil, timeout: Duration = .seconds(30)
+    ) throws -> VettedBodyElements<T> {
+        let contentType = headers.first(name: .contentType)
+        guard let framing = VettedMediaType.streamFraming(contentType) else {
+            throw VettedProblem.unsupportedMediaType(contentType, expected: VettedMediaType.streamTypes)
+        }
+        let configured = (try? ContentConfiguration.global.requireDecoder(for: .json)) as? VettedJSONDecoder
+        return VettedBodyElements(
+            of: type, decoder: decoder ?? configured ?? VettedJSONDecoder(), body: body.map { $0.readableBytesView },
+            framing: framing, onError: onError, maxTotalBytes: maxTotalBytes,
+            declaredLength: headers.first(name: .contentLength).flatMap { Int64($0) }, timeout: timeout)
+    }
+}
+
 /// JSON bodies.
 extension VettedJSONDecoder: ContentDecoder {}
 

@@ -64,18 +64,30 @@ public struct VettedProblemMiddleware: Middleware {
 /// sender that trickles cannot hold a connection. Vapor's own collection has no deadline.
 ///
 /// Refusals are ``Vetted/VettedProblem``s: 413 and 408.
+///
+/// With `leavingStreamsUnread`, a body whose media type is a stream of records
+/// (`application/x-ndjson`, `application/jsonl`, `application/json-seq`) passes unread, for
+/// a route registered with `body: .stream` to read with
+/// `Request.decodeElements(of:decoder:onError:maxTotalBytes:timeout:)`, which caps each record
+/// and holds each to the deadline. (A `.collect` route that is sent one collects it under
+/// Vapor's own cap, without a deadline: register stream routes with `body: .stream`.)
 public struct VettedBodyMiddleware: Middleware {
     public let maxBytes: Int
     public let timeout: Duration
+    public let leavingStreamsUnread: Bool
 
-    public init(maxBytes: Int = 1 << 20, timeout: Duration = .seconds(30)) {
+    public init(maxBytes: Int = 1 << 20, timeout: Duration = .seconds(30), leavingStreamsUnread: Bool = false) {
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.leavingStreamsUnread = leavingStreamsUnread
     }
 
     // On the request's event loop, without a hop to a task: this runs for every request.
     public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        VettedBody.collect(request, maxBytes: maxBytes, timeout: timeout).flatMap { next.respond(to: request) }
+        if leavingStreamsUnread, let framing = VettedMediaType.streamFraming(request.headers.first(name: .contentType)), framing != .array {
+            return next.respond(to: request)
+        }
+        return VettedBody.collect(request, maxBytes: maxBytes, timeout: timeout).flatMap { next.respond(to: request) }
     }
 }
 

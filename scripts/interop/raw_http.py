@@ -8,6 +8,8 @@ request's body slowly, or only part of it, and prints the server's answer.
     raw_http.py PORT PATH CONTENT_TYPE trailer BYTES         # a small chunked body, then a trailer of BYTES
     raw_http.py PORT PATH CONTENT_TYPE held LENGTH           # Content-Length LENGTH, one byte; after the
                                                              # answer, a byte every 0.2 s for up to 10 s
+    raw_http.py PORT PATH CONTENT_TYPE records COUNT DELAY LINE  # LINE and a newline COUNT times, one
+                                                             # chunk each, DELAY s apart, then the end
 
 It stops sending as soon as the server answers, and prints the status code on
 the first line, then the response body. Exit 2 when no answer came: "no answer",
@@ -36,6 +38,17 @@ def main(argv):
                 sock.sendall(b"X-Pad: " + b"a" * int(argv[4]) + b"\r\n\r\n")
             except OSError:
                 pass  # the server answered and closed first
+        elif mode == "records":
+            count, delay, line = int(argv[4]), float(argv[5]), argv[6].encode() + b"\n"
+            for index in range(count):
+                if index and select.select([sock], [], [], delay)[0]:
+                    break  # the server answered
+                try:
+                    sock.sendall(f"{len(line):x}\r\n".encode() + line + b"\r\n")
+                except OSError:
+                    break
+            else:
+                sock.sendall(b"0\r\n\r\n")
         elif mode == "over":
             size = int(argv[4])
             sock.sendall(f"{size:x}\r\n".encode() + b" " * size + b"\r\n")

@@ -223,7 +223,7 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
             case .input:
                 let code = failure.errors.first?.code
                 switch code {
-                case .inputSizeLimitExceeded?: self = .tooLarge
+                case .inputSizeLimitExceeded?, .recordTooLarge?: self = .tooLarge
                 case .deadlineExceeded?: self = .tooSlow
                 case .unsupportedMediaType?: self = .mediaType
                 case let code? where Self.signatureCodes.contains(code): self = .signature

@@ -5,9 +5,8 @@ extension BoundedReader {
     /// `maxBytes` and arrive within `timeout`. A body whose `declaredLength` (its
     /// `Content-Length`) is over `maxBytes` is refused without reading a byte.
     ///
-    /// The chunks are read in a task of their own, started where the caller runs (no hop to
-    /// another thread for a body that is already there), which ``DeadlineWatch`` cancels once
-    /// the deadline has passed. Cancelling the caller cancels the read.
+    /// The chunks are read in a task of their own (``DeadlineWatch/run(until:_:)``), cancelled
+    /// once the deadline has passed. Cancelling the caller cancels the read.
     ///
     /// - Throws: `VettedError`: `inputSizeLimitExceeded` past `maxBytes`, `deadlineExceeded`
     ///   past `timeout` (whatever the sequence did when its task was cancelled); `CancellationError`
@@ -19,26 +18,10 @@ extension BoundedReader {
             throw VettedError(code: .inputSizeLimitExceeded, message: "the body is declared as \(declaredLength) bytes, over the limit of \(maxBytes)")
         }
         let read: @Sendable () async throws -> [UInt8] = { try await BoundedReader.read(chunks, maxBytes: maxBytes) }
-        let reading: Task<[UInt8], any Error>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            reading = Task.immediate { try await read() }
-        } else {
-            reading = Task { try await read() }
-        }
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        let watched = DeadlineWatch.shared.add(deadline) { reading.cancel() }
-        let outcome = await withTaskCancellationHandler {
-            await reading.result
-        } onCancel: {
-            reading.cancel()
-        }
-        // A cancelled read may end early without an error (an `AsyncStream` just finishes), so
-        // what ended it is asked of the watch and of the caller, never of the bytes.
-        guard DeadlineWatch.shared.remove(watched) else {
+        guard let bytes = try await DeadlineWatch.shared.run(until: ContinuousClock.now.advanced(by: timeout), read) else {
             throw VettedError(code: .deadlineExceeded, message: "the body did not all arrive within \(timeout)")
         }
-        try Task.checkCancellation()
-        return try outcome.get()
+        return bytes
     }
 }
 
@@ -83,6 +66,34 @@ package final class DeadlineWatch: Sendable {
         }
         if start { Task.detached { await self.watch() } }
         return id
+    }
+
+    /// Runs `work` in a task of its own, started where the caller runs (no hop to another
+    /// thread for work that can finish at once), and cancels it once `deadline` has passed.
+    /// Cancelling the caller cancels the work.
+    ///
+    /// - Returns: `work`'s result, or `nil` when the deadline passed first (whatever `work`
+    ///   did when cancelled: a cancelled read may end early without an error, as an
+    ///   `AsyncStream` just finishes, so what ended it is asked of the watch, never of the result).
+    /// - Throws: `CancellationError` when the caller is cancelled; else what `work` throws.
+    package func run<T: Sendable>(
+        until deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T? {
+        let running: Task<T, any Error>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            running = Task.immediate { try await work() }
+        } else {
+            running = Task { try await work() }
+        }
+        let watched = add(deadline) { running.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await running.result
+        } onCancel: {
+            running.cancel()
+        }
+        guard remove(watched) else { return nil }
+        try Task.checkCancellation()
+        return try outcome.get()
     }
 
     /// Stops watching `id`; `false` if its deadline had passed (and its `cancel` has run or is running).

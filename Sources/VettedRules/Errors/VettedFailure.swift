@@ -51,7 +51,8 @@ public struct VettedFailure: Error, Sendable, CustomStringConvertible {
         case let decoding as DecodingError:
             let (code, context) = Self.parts(decoding)
             if let located = context?.underlyingError as? VettedError {
-                stage = located.code.isStructural ? .structure : .syntax
+                // A record over its cap is refused for its length, before it is parsed.
+                stage = located.code == .recordTooLarge ? .input : located.code.isStructural ? .structure : .syntax
                 errors = [located]
             } else {
                 stage = .structure

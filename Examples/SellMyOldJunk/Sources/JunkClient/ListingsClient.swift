@@ -1,5 +1,5 @@
 public import AsyncHTTPClient
-import Foundation
+public import Foundation
 public import JunkModel
 public import NIOCore
 import NIOHTTP1
@@ -120,6 +120,42 @@ public struct ListingsClient: Sendable {
     /// `POST /listings/{id}/price`. Returns the status and, for a 4xx, the server's problems.
     public func changePrice(of id: Int, to price: String) async throws -> (status: Int, problems: [Problem]) {
         try await post(body: Array(try JSONEncoder().encode(PriceUpdate(price: price))), path: "/listings/\(id)/price")
+    }
+
+    /// `POST /listings/import` with the file at `file`, sent as it is read (64 KiB at a time,
+    /// never held whole) as `contentType` (`application/x-ndjson` by default; also
+    /// `application/jsonl`, `application/json-seq` or `application/json` for one array).
+    /// The answer is verified like any response (size, digest, signature) before it is read.
+    ///
+    /// - Returns: the server's ``ImportReport`` (200), or its problems for a refused stream
+    ///   (413 over the total, 408 stalled, 415 not a stream of JSON).
+    /// - Throws: ``ListingsRejected`` for an answer that does not verify; errors of the file or the network.
+    public func importListings(
+        from file: URL, contentType: String = "application/x-ndjson"
+    ) async throws -> (status: Int, report: ImportReport?, problems: [Problem]) {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let chunks = AsyncThrowingStream<ByteBuffer, any Error> {
+            guard let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty else { return nil }
+            return ByteBuffer(bytes: data)
+        }
+        var request = HTTPClientRequest(url: baseURL + ListingsAPI.importPath)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: contentType)
+        request.body = .stream(chunks, length: .unknown)
+        // No deadline for the whole exchange: a large import takes as long as it takes; the
+        // server holds each record to its deadline, and the client's read timeout holds the answer.
+        let response = try await http.execute(request, timeout: .hours(1))
+        let status = Int(response.status.code)
+        let verified = try await verify(response, maximumBytes: 256 * 1024)
+        let decoder = VettedJSONDecoder()
+        decoder.limits = Limits(maxInputBytes: 256 * 1024, maxDepth: 5)
+        do {
+            if status == 200 { return (status, try decoder.decode(ImportReport.self, from: verified.bytes), []) }
+            return (status, nil, try decoder.decode(ProblemDetails.self, from: verified.bytes).errors.map(Problem.init))
+        } catch {
+            throw ListingsRejected(Problem.all(in: error, direct: .syntax))
+        }
     }
 
     /// `POST /listings` with any body. The answer is verified like any

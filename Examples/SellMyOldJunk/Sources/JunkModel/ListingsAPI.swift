@@ -2,6 +2,7 @@ import Foundation
 public import VettedCore
 public import VettedJSON
 public import VettedRaw
+public import Vetted
 
 // What server and client agree on besides the model: paths, headers, limits.
 
@@ -32,8 +33,15 @@ public enum ListingsAPI {
     public static let maximumPageSize = 500
     public static let maximumPageBytes = 1024 * 1024
 
-    /// Parser limits for listings, on both sides: shallow documents, bounded size.
-    public static let parserLimits = Limits(maxInputBytes: maximumResponseBytes, maxDepth: 8)
+    /// `POST /listings/import` takes a stream of listings (JSON Lines, a JSON text sequence
+    /// or one array), each at most ``maximumPostBytes`` and at most this much in all.
+    public static let maximumImportBytes = 256 * 1024 * 1024
+    /// The path of the import.
+    public static let importPath = "/listings/import"
+
+    /// Parser limits for listings, on both sides: shallow documents, bounded size; a record of
+    /// a stream (an import) as large as one POST.
+    public static let parserLimits = Limits(maxInputBytes: maximumResponseBytes, maxDepth: 8, maxRecordBytes: maximumPostBytes)
 
     /// The decoder server and client share: the talk's ISO 8601 dates, ``parserLimits``,
     /// rule violations collected up to `maximumProblems`.
@@ -47,4 +55,28 @@ public enum ListingsAPI {
 
     /// The header value for a SHA-256 digest given as base64.
     public static func digestHeaderValue(base64 digest: String) -> String { "sha-256=:\(digest):" }
+}
+
+/// What `POST /listings/import` answers (200) once the whole stream is read: how many listings
+/// were stored and how many records were refused, and why, each as an RFC 9457 problem entry
+/// whose pointer starts with the record's index (`/17/price`). At most
+/// ``maximumEntries`` entries are listed; ``omittedEntries`` counts the rest.
+public struct ImportReport: Codable, Sendable, Hashable {
+    public var imported = 0
+    public var refused = 0
+    public var errors: [ProblemDetails.Entry] = []
+    public var omittedEntries = 0
+
+    /// The most entries a report lists: the answer stays small whatever the stream holds.
+    public static let maximumEntries = 100
+
+    public init() {}
+
+    /// Counts a refused record and lists its entries while there is room.
+    public mutating func refuse(_ entries: [ProblemDetails.Entry]) {
+        refused += 1
+        let room = max(0, Self.maximumEntries - errors.count)
+        errors += entries.prefix(room)
+        omittedEntries += max(0, entries.count - room)
+    }
 }

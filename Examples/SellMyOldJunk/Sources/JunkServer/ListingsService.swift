@@ -16,6 +16,7 @@ public import VettedHummingbird
 /// - `GET /listings[?tag=TAG]`: the listings as the talk's JSON.
 ///   The server decodes its own body with the talk's rules before it signs it:
 ///   it never signs a listing the client would refuse.
+/// - `POST /listings/import`: a stream of listings, each stored or refused as it arrives.
 /// - `POST /listings`: one listing, checked with the same rules as the client.
 ///   More than ``ListingsAPI/maximumPostBytes`` → 413 (from `Content-Length`
 ///   before reading, or at the cap while reading); not JSON → 415; malformed → 400;
@@ -207,6 +208,9 @@ public final class ListingsService: Sendable {
         router.post("listings") { request, context -> Response in
             try await self.postListing(try await request.decode(as: Listing.self, context: context))
         }
+        router.post("listings/import") { request, context -> Response in
+            try await self.importListings(request, context: context)
+        }
         router.post("listings/:id/price") { request, context -> Response in
             guard let id = Self.pathInteger(context.parameters.get("id")) else { throw Self.noSuchListing }
             return try await self.postPrice(id: id, try await request.decode(as: PriceUpdate.self, context: context))
@@ -313,6 +317,49 @@ public final class ListingsService: Sendable {
         }
         invalidateCache()
         return try signedResponse(status: 201, Array("{}".utf8))
+    }
+
+    /// `POST /listings/import`: a stream of listings (`application/x-ndjson`, `application/jsonl`,
+    /// `application/json-seq`, or one `application/json` array), read record by record and never
+    /// held whole. Each valid listing is stored as it arrives; each refused record (its rules, its
+    /// shape, its syntax, an id in use) is an entry of the ``ImportReport`` under its index
+    /// (`/17/price`). A record is at most ``ListingsAPI/maximumPostBytes``, the stream at most
+    /// ``ListingsAPI/maximumImportBytes`` (413), and each record must arrive within the body
+    /// deadline of the one before (408): a slow upload that makes progress goes on, a stalled
+    /// one is cut. Either refusal ends the import; the listings stored before it stay.
+    private func importListings(_ request: Request, context: ListingsRequestContext) async throws -> Response {
+        var report = ImportReport()
+        do {
+            let records = try request.decodeElements(
+                of: Listing.self, context: context, onError: .skip, maxTotalBytes: ListingsAPI.maximumImportBytes)
+            for try await record in records {
+                switch record.result {
+                case .success(let listing):
+                    let added: Bool
+                    do {
+                        added = try await store.add(listing)
+                    } catch {
+                        throw Self.storeUnavailable("listing \(record.index) could not be saved; the \(report.imported) before it were")
+                    }
+                    if added {
+                        report.imported += 1
+                    } else {
+                        report.refuse([
+                            Entry(
+                                pointer: "/\(record.index)/id", path: "$[\(record.index)].id", code: "idInUse", stage: "store",
+                                detail: "a listing with this id exists")
+                        ])
+                    }
+                case .failure(let error):
+                    report.refuse(ProblemDetails(error)?.errors ?? [])
+                }
+            }
+        } catch {
+            if report.imported > 0 { invalidateCache() }
+            throw error
+        }
+        if report.imported > 0 { invalidateCache() }
+        return try signedResponse(status: 200, Array(try Self.encoder.encode(report)))
     }
 
     /// `POST /listings/{id}/price` with `{"price": "…"}`: the listing's new price, recorded

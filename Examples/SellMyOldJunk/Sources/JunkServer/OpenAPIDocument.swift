@@ -47,6 +47,26 @@ enum OpenAPIDocument {
                         ]),
                     ],
                 ],
+                "/listings/import": [
+                    "post": [
+                        "summary": "Imports a stream of listings, each stored or refused as it arrives",
+                        "requestBody": [
+                            "required": true,
+                            "content": .object(
+                                // A stream's schema is its record's (OpenAPI 3.1 has no item schema); JSON is one array.
+                                JSONObject(
+                                    ["application/x-ndjson", "application/jsonl", "application/json-seq"].map {
+                                        JSONObject.Member(key: $0, value: ["schema": VettedSchema.openAPISchema(Listing.self, decoder: decoder)])
+                                    } + [JSONObject.Member(key: "application/json", value: ["schema": VettedSchema.openAPISchema([Listing].self, decoder: decoder)])])),
+                        ],
+                        "responses": bodyResponses([
+                            "200": [
+                                "description": "The stream was read: how many listings were stored, and each refused record's errors under its index",
+                                "content": ["application/json": ["schema": importReport]],
+                            ]
+                        ]),
+                    ]
+                ],
                 "/listings/{id}/price": [
                     "post": [
                         "summary": "Changes a listing's price",
@@ -125,24 +145,39 @@ enum OpenAPIDocument {
         ]
     }
 
+    /// What an import answers: counts, and problem entries (RFC 9457's, as in ``problemDetails``).
+    static var importReport: JSONValue {
+        [
+            "type": "object",
+            "properties": [
+                "imported": ["type": "integer", "minimum": 0], "refused": ["type": "integer", "minimum": 0],
+                "errors": ["type": "array", "maxItems": .number(JSONNumber(ImportReport.maximumEntries)), "items": problemEntry],
+                "omittedEntries": ["type": "integer", "minimum": 0],
+            ],
+            "required": ["imported", "refused", "errors", "omittedEntries"],
+        ]
+    }
+
+    /// One entry of a problem's `errors`.
+    static var problemEntry: JSONValue {
+        [
+            "type": "object",
+            "properties": [
+                "pointer": ["type": "string"], "path": ["type": "string"], "code": ["type": "string"],
+                "stage": ["type": "string", "description": "input, syntax, structure, rules or declaration (Vetted's stages), request or store"],
+                "detail": ["type": "string"], "parameters": ["type": "object"],
+            ],
+            "required": ["pointer", "path", "code", "stage", "detail"],
+        ]
+    }
+
     /// RFC 9457 problem details as Vetted writes them.
     static var problemDetails: JSONValue {
         [
             "type": "object",
             "properties": [
                 "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"], "detail": ["type": "string"],
-                "errors": [
-                    "type": "array",
-                    "items": [
-                        "type": "object",
-                        "properties": [
-                            "pointer": ["type": "string"], "path": ["type": "string"], "code": ["type": "string"],
-                            "stage": ["type": "string", "description": "input, syntax, structure, rules or declaration (Vetted's stages), request or store"],
-                            "detail": ["type": "string"], "parameters": ["type": "object"],
-                        ],
-                        "required": ["pointer", "path", "code", "stage", "detail"],
-                    ],
-                ],
+                "errors": ["type": "array", "items": problemEntry],
             ],
             "required": ["type", "title", "status", "detail", "errors"],
         ]

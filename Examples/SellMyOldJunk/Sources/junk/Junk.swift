@@ -11,7 +11,7 @@ struct Junk: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "junk",
         abstract: "Sell My Old Junk: a client that validates every stage of the data it loads.",
-        subcommands: [Demo.self, Listings.self, Validate.self, Buy.self, History.self, Load.self, SaveLoop.self])
+        subcommands: [Demo.self, Listings.self, Validate.self, Import.self, Buy.self, History.self, Load.self, SaveLoop.self])
 }
 
 /// Where the server is and how to trust it.
@@ -102,6 +102,37 @@ extension Junk {
                 let checked = try ListingsChecker().check(verified.bytes, policy: policy, report: verified.report)
                 print("valid: \(checked.listings.count) listings" + (checked.skipped.isEmpty ? "" : "; skipped \(checked.skipped.count)"))
                 if !checked.skipped.isEmpty { print(terminal.skipped(checked.skipped)) }
+            } catch {
+                throw reject(error, terminal: terminal)
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sends a file of listings to the server's import, streamed (exit 0 all stored, 1 any refused).",
+            discussion: "One listing per line (JSON Lines), unless --content-type says otherwise.")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "A file of listings, one per line.") var file: String
+        @Option(help: "application/x-ndjson, application/jsonl, application/json-seq, or application/json for one array.")
+        var contentType = "application/x-ndjson"
+
+        func run() async throws {
+            let terminal = Terminal()
+            do {
+                let answer = try await server.client().importListings(from: URL(fileURLWithPath: file), contentType: contentType)
+                guard let report = answer.report else {
+                    FileHandle.standardError.write(Data(("refused (\(answer.status)):\n" + terminal.problems(answer.problems, limit: 20) + "\n").utf8))
+                    throw ExitCode(1)
+                }
+                print("imported \(report.imported) listings; refused \(report.refused) records")
+                if !report.errors.isEmpty {
+                    let more = report.omittedEntries > 0 ? "\n… and \(report.omittedEntries) more" : ""
+                    print(terminal.problems(report.errors.map(Problem.init), limit: 20) + more)
+                }
+                if report.refused > 0 { throw ExitCode(1) }
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 throw reject(error, terminal: terminal)
             }

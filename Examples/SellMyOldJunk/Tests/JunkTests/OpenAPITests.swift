@@ -28,7 +28,11 @@ import Vetted
         let document = try await document()
         #expect(document["openapi"] == "3.1.0")
         let paths = try #require(document["paths"]?.objectValue)
-        #expect(paths.keys == ["/listings", "/listings/{id}/price", "/events"])
+        #expect(paths.keys == ["/listings", "/listings/import", "/listings/{id}/price", "/events"])
+        // The import takes each stream media type, a record at a time; JSON is one array of them.
+        let imports = try #require(paths["/listings/import"]?["post"]?["requestBody"]?["content"])
+        #expect(imports["application/x-ndjson"]?["schema"] == ["$ref": "#/components/schemas/Listing"])
+        #expect(imports["application/json"]?["schema"]?["items"] == ["$ref": "#/components/schemas/Listing"])
         let post = try #require(paths["/listings"]?["post"])
         #expect(post["requestBody"]?["content"]?["application/json"]?["schema"] == ["$ref": "#/components/schemas/Listing"])
         #expect(
