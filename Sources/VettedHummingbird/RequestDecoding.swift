@@ -86,19 +86,8 @@ extension Request {
     /// not apply). The context's ``VettedRequestContext/bodyTimeout`` applies between records:
     /// each record must arrive within it of the handler asking for it.
     ///
-    /// ```swift
-    /// router.post("listings/import") { request, context in
-    ///     var stored = 0
-    ///     var refused: [ProblemDetails.Entry] = []
-    ///     for try await element in try request.decodeElements(of: Listing.self, context: context, onError: .skip) {
-    ///         switch element.result {
-    ///         case .success(let listing): try await store(listing); stored += 1
-    ///         case .failure(let error): refused += ProblemDetails(error)?.errors ?? []
-    ///         }
-    ///     }
-    ///     …
-    /// }
-    /// ```
+    /// <doc:HummingbirdRequestBodies#Streams-of-records> shows a route that stores each valid
+    /// record and lists each refused one.
     ///
     /// - Parameters:
     ///   - decoder: the decoder and options for each record; `nil` uses the context's

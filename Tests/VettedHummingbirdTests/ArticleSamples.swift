@@ -28,7 +28,7 @@ struct AppContext: VettedRequestContext {
 
 // end sample
 
-// sample: HummingbirdRequestBodies.md#2
+// sample: HummingbirdRequestBodies.md#3
 func signedRouter(clients: TrustedKeys, serverKey: SigningKey) -> Router<AppContext> {
     let router = Router(context: AppContext.self)
     router.add(middleware: SignResponseMiddleware(HTTPResponseSigning(key: serverKey)))
@@ -62,6 +62,39 @@ enum DocPaths {
         }
         // end sample
         return router
+    }
+
+    func importRouter() -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        // sample: HummingbirdRequestBodies.md#2
+        router.post("listings/import") { request, context -> String in
+            var imported = 0
+            var refused: [ProblemDetails.Entry] = []
+            let records = try request.decodeElements(of: NewListing.self, context: context, onError: .skip, maxTotalBytes: 64 << 20)
+            for try await record in records {
+                switch record.result {
+                case .success(let listing):
+                    print("storing listing \(listing.id)")
+                    imported += 1
+                case .failure(let error):
+                    refused += ProblemDetails(error)?.errors ?? []
+                }
+            }
+            return "imported \(imported); refused " + refused.map { "\($0.pointer) \($0.code)" }.joined(separator: ", ")
+        }
+        // end sample
+        return router
+    }
+
+    @Test func theArticlesImportStoresEachValidRecordAndListsEachRefusedOne() async throws {
+        let body = #"{"id":7,"name":"Lamp","price":"5.00"}"# + "\n" + #"{"id":8,"name":"Desk","price":"five"}"# + "\n"
+        try await Application(router: importRouter()).test(.router) { client in
+            try await client.execute(
+                uri: "/listings/import", method: .post, headers: [.contentType: "application/x-ndjson"], body: ByteBuffer(string: body)
+            ) { response in
+                #expect(String(buffer: response.body) == "imported 1; refused /1/price patternMismatch")
+            }
+        }
     }
 
     @Test func theArticlesRouterAcceptsAValidListingAndAnswersAProblemOtherwise() async throws {
