@@ -66,6 +66,26 @@ func entries(_ problem: ProblemDetails) -> [String] {
     problem.errors.map { "\($0.stage) \($0.pointer) \($0.path) \($0.code)" }
 }
 
+/// A Vapor server set up by `configure`, listening on a free loopback port for the duration of `body`.
+func withLiveVaporServer(
+    configure: @escaping (Application) async throws -> Void, idleTimeout: TimeAmount? = nil, _ body: (Int) async throws -> Void
+) async throws {
+    try await withApp(configure: configure) { app in
+        app.http.server.configuration.hostname = "127.0.0.1"
+        app.http.server.configuration.port = 0
+        app.http.server.configuration.idleTimeout = idleTimeout
+        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+        let port = try #require(app.http.server.shared.localAddress?.port)
+        do {
+            try await body(port)
+        } catch {
+            await app.server.shutdown()
+            throw error
+        }
+        await app.server.shutdown()
+    }
+}
+
 /// Every Vapor suite, one test at a time: Vapor's content configuration is one for the process.
 @Suite(.serialized) struct VaporTests {}
 
@@ -207,20 +227,7 @@ extension VaporTests {
 @Suite(.enabled(if: RawClient.available, "needs python3 to drive the misbehaving client"))
 struct VaporLiveBodyTests {
     func withServer(idleTimeout: TimeAmount? = nil, _ body: (Int) async throws -> Void) async throws {
-        try await withApp(configure: VaporFixture.configure) { app in
-            app.http.server.configuration.hostname = "127.0.0.1"
-            app.http.server.configuration.port = 0
-            app.http.server.configuration.idleTimeout = idleTimeout
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-            let port = try #require(app.http.server.shared.localAddress?.port)
-            do {
-                try await body(port)
-            } catch {
-                await app.server.shutdown()
-                throw error
-            }
-            await app.server.shutdown()
-        }
+        try await withLiveVaporServer(configure: VaporFixture.configure, idleTimeout: idleTimeout, body)
     }
 
     @Test func aBodyOneByteOverTheCapIsRefusedWithoutReadingTheRest() async throws {

@@ -82,17 +82,7 @@ extension VaporTests {
 @Suite(.enabled(if: RawClient.available, "needs python3 to send a body slowly"))
 struct VaporLiveStreamTests {
     func withServer(_ body: (Int) async throws -> Void) async throws {
-        try await withApp(configure: VaporStreamFixture.configure) { app in
-            try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-            let port = try #require(app.http.server.shared.localAddress?.port)
-            do {
-                try await body(port)
-            } catch {
-                await app.server.shutdown()
-                throw error
-            }
-            await app.server.shutdown()
-        }
+        try await withLiveVaporServer(configure: VaporStreamFixture.configure, body)
     }
 
     /// Four records 1 s apart (3 s in all, past the 2.5 s deadline): each arrives within 2.5 s
