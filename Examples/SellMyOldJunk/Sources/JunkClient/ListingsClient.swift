@@ -127,12 +127,14 @@ public struct ListingsClient: Sendable {
     /// `application/jsonl`, `application/json-seq` or `application/json` for one array).
     /// The answer is verified like any response (size, digest, signature) before it is read.
     ///
-    /// - Returns: the server's ``ImportReport`` (200), or its problems for a refused stream
-    ///   (413 over the total, 408 stalled, 415 not a stream of JSON).
+    /// - Returns: the server's ``ImportReport`` when every listing was stored (200); else the
+    ///   problem's detail (how many records were refused and stored) and its entries: 422 for
+    ///   records that broke the rules, 409 for ids in use, 413 over the total, 408 stalled, 415
+    ///   not a stream of JSON.
     /// - Throws: ``ListingsRejected`` for an answer that does not verify; errors of the file or the network.
     public func importListings(
         from file: URL, contentType: String = "application/x-ndjson"
-    ) async throws -> (status: Int, report: ImportReport?, problems: [Problem]) {
+    ) async throws -> (status: Int, report: ImportReport?, detail: String, problems: [Problem]) {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         let chunks = AsyncThrowingStream<ByteBuffer, any Error> {
@@ -151,8 +153,9 @@ public struct ListingsClient: Sendable {
         let decoder = VettedJSONDecoder()
         decoder.limits = Limits(maxInputBytes: 256 * 1024, maxDepth: 5)
         do {
-            if status == 200 { return (status, try decoder.decode(ImportReport.self, from: verified.bytes), []) }
-            return (status, nil, try decoder.decode(ProblemDetails.self, from: verified.bytes).errors.map(Problem.init))
+            if status == 200 { return (status, try decoder.decode(ImportReport.self, from: verified.bytes), "", []) }
+            let problem = try decoder.decode(ProblemDetails.self, from: verified.bytes)
+            return (status, nil, problem.detail, problem.errors.map(Problem.init))
         } catch {
             throw ListingsRejected(Problem.all(in: error, direct: .syntax))
         }

@@ -57,10 +57,11 @@ public enum ListingsAPI {
     public static func digestHeaderValue(base64 digest: String) -> String { "sha-256=:\(digest):" }
 }
 
-/// What `POST /listings/import` answers (200) once the whole stream is read: how many listings
-/// were stored and how many records were refused, and why, each as an RFC 9457 problem entry
-/// whose pointer starts with the record's index (`/17/price`). At most
-/// ``maximumEntries`` entries are listed; ``omittedEntries`` counts the rest.
+/// What `POST /listings/import` answers (200) once the whole stream is read and every listing
+/// stored: how many. The server also keeps its refusals here while it reads, each as RFC 9457
+/// problem entries whose pointer starts with the record's index (`/17/price`), and answers them
+/// as a problem (422, or 409 for ids in use alone). At most ``maximumEntries`` entries are
+/// kept; ``omittedEntries`` counts the rest.
 public struct ImportReport: Codable, Sendable, Hashable {
     public var imported = 0
     public var refused = 0

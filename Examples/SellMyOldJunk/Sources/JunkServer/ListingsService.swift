@@ -321,14 +321,17 @@ public final class ListingsService: Sendable {
 
     /// `POST /listings/import`: a stream of listings (`application/x-ndjson`, `application/jsonl`,
     /// `application/json-seq`, or one `application/json` array), read record by record and never
-    /// held whole. Each valid listing is stored as it arrives; each refused record (its rules, its
-    /// shape, its syntax, an id in use) is an entry of the ``ImportReport`` under its index
-    /// (`/17/price`). A record is at most ``ListingsAPI/maximumPostBytes``, the stream at most
+    /// held whole. Each valid listing is stored as it arrives. When every record was stored the
+    /// answer is 200 and an ``ImportReport``; otherwise it is a problem whose entries are the
+    /// refused records' errors under their index (`/17/price`), its detail how many were
+    /// stored: 422 when any record broke the rules (its syntax, shape or rules), 409 when the
+    /// only refusals were ids in use. A record is at most ``ListingsAPI/maximumPostBytes``, the stream at most
     /// ``ListingsAPI/maximumImportBytes`` (413), and each record must arrive within the body
     /// deadline of the one before (408): a slow upload that makes progress goes on, a stalled
     /// one is cut. Either refusal ends the import; the listings stored before it stay.
     private func importListings(_ request: Request, context: ListingsRequestContext) async throws -> Response {
         var report = ImportReport()
+        var refusedForData = false
         do {
             let records = try request.decodeElements(
                 of: Listing.self, context: context, onError: .skip, maxTotalBytes: ListingsAPI.maximumImportBytes)
@@ -351,6 +354,7 @@ public final class ListingsService: Sendable {
                         ])
                     }
                 case .failure(let error):
+                    refusedForData = true
                     report.refuse(ProblemDetails(error)?.errors ?? [])
                 }
             }
@@ -359,7 +363,18 @@ public final class ListingsService: Sendable {
             throw error
         }
         if report.imported > 0 { invalidateCache() }
-        return try signedResponse(status: 200, Array(try Self.encoder.encode(report)))
+        guard report.refused > 0 else { return try signedResponse(status: 200, Array(try Self.encoder.encode(report))) }
+        var entries = report.errors
+        if report.omittedEntries > 0 {
+            entries.append(Entry(pointer: "", path: "$", code: "moreErrors", stage: "rules", detail: "\(report.omittedEntries) more errors not listed"))
+        }
+        let total = report.imported + report.refused
+        let details = ProblemDetails(
+            type: refusedForData ? "urn:junk:problem:records-refused" : "urn:junk:problem:id-in-use",
+            title: refusedForData ? "Records of the import were refused" : "Listings of the import have ids in use",
+            status: refusedForData ? 422 : 409,
+            detail: "\(report.refused) of \(total) records refused; the other \(report.imported) were stored", errors: entries)
+        throw VettedProblem(details: details, underlying: VettedError(code: VettedError.Code("recordsRefused"), message: details.detail))
     }
 
     /// `POST /listings/{id}/price` with `{"price": "…"}`: the listing's new price, recorded

@@ -60,10 +60,8 @@ enum OpenAPIDocument {
                                     } + [JSONObject.Member(key: "application/json", value: ["schema": VettedSchema.openAPISchema([Listing].self, decoder: decoder)])])),
                         ],
                         "responses": bodyResponses([
-                            "200": [
-                                "description": "The stream was read: how many listings were stored, and each refused record's errors under its index",
-                                "content": ["application/json": ["schema": importReport]],
-                            ]
+                            "200": ["description": "Every listing was stored", "content": ["application/json": ["schema": importReport]]],
+                            "409": problem("Only ids in use were refused; the other listings were stored"),
                         ]),
                     ]
                 ],

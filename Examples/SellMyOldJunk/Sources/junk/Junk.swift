@@ -122,15 +122,10 @@ extension Junk {
             do {
                 let answer = try await server.client().importListings(from: URL(fileURLWithPath: file), contentType: contentType)
                 guard let report = answer.report else {
-                    FileHandle.standardError.write(Data(("refused (\(answer.status)):\n" + terminal.problems(answer.problems, limit: 20) + "\n").utf8))
+                    print("refused (\(answer.status)): \(answer.detail)\n" + terminal.problems(answer.problems, limit: 20))
                     throw ExitCode(1)
                 }
-                print("imported \(report.imported) listings; refused \(report.refused) records")
-                if !report.errors.isEmpty {
-                    let more = report.omittedEntries > 0 ? "\n… and \(report.omittedEntries) more" : ""
-                    print(terminal.problems(report.errors.map(Problem.init), limit: 20) + more)
-                }
-                if report.refused > 0 { throw ExitCode(1) }
+                print("imported \(report.imported) listings")
             } catch let exit as ExitCode {
                 throw exit
             } catch {

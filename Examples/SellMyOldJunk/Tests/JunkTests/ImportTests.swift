@@ -32,11 +32,10 @@ import Vetted
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withLiveServer { _, client in
             let answer = try await client.importListings(from: try Self.mixedFile(in: folder))
-            #expect(answer.status == 200)
-            let report = try #require(answer.report)
-            #expect(report.imported == 2 && report.refused == 3 && report.omittedEntries == 0)
-            #expect(report.errors.map { "\($0.pointer) \($0.stage) \($0.code)" } == [
-                "/1/price rules patternMismatch", "/2/id store idInUse", "/4 syntax unterminatedObject",
+            #expect(answer.status == 422 && answer.report == nil)
+            #expect(answer.detail == "3 of 5 records refused; the other 2 were stored")
+            #expect(answer.problems.map { "\($0.path) \($0.stage) \($0.code)" } == [
+                "$[1].price rules patternMismatch", "$[2].id store idInUse", "$[4] syntax unterminatedObject",
             ])
             // Stored as they arrived, and served at once (the cached first page was dropped).
             let ids = try await client.listings().listings.map(\.id)
@@ -52,8 +51,13 @@ import Vetted
         try Data(("[" + [try Self.line(200), try Self.line(201, price: "1.999")].joined(separator: ",") + "]").utf8).write(to: file)
         try await withLiveServer { _, client in
             let array = try await client.importListings(from: file, contentType: "application/json")
-            #expect(array.report?.imported == 1)
-            #expect(array.report?.errors.map(\.pointer) == ["/1/price"])
+            #expect(array.status == 422 && array.detail == "1 of 2 records refused; the other 1 were stored")
+            #expect(array.problems.map(\.path) == ["$[1].price"])
+            // Only an id in use (200's, now): 409, not 422.
+            let stored = folder.appendingPathComponent("stored.jsonl")
+            try Data((try Self.line(200) + "\n").utf8).write(to: stored)
+            let again = try await client.importListings(from: stored)
+            #expect(again.status == 409 && again.problems.map(\.code) == ["idInUse"])
             let refused = try await client.importListings(from: file, contentType: "text/csv")
             #expect(refused.status == 415 && refused.report == nil)
             #expect(refused.problems.map(\.code) == ["unsupportedMediaType"])
@@ -68,13 +72,13 @@ import Vetted
         let common = ["--server", server.baseURL, "--server-key", data.appendingPathComponent(ServerIdentity.publicKeyFile).path]
         let mixed = try await run(executable("junk"), ["import", try Self.mixedFile(in: folder).path] + common)
         #expect(mixed.status == 1)
-        #expect(mixed.stdout.hasPrefix("imported 2 listings; refused 3 records\n"), "\(mixed.stdout)")
+        #expect(mixed.stdout.hasPrefix("refused (422): 3 of 5 records refused; the other 2 were stored\n"), "\(mixed.stdout)")
         #expect(mixed.stdout.contains("$[1].price"), "\(mixed.stdout)")
         let clean = folder.appendingPathComponent("clean.jsonl")
         try Data((try Self.line(300) + "\n").utf8).write(to: clean)
         let stored = try await run(executable("junk"), ["import", clean.path] + common)
         #expect(stored.status == 0)
-        #expect(stored.stdout == "imported 1 listings; refused 0 records\n")
+        #expect(stored.stdout == "imported 1 listings\n")
         await server.stop()
     }
 }
