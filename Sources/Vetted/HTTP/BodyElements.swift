@@ -17,7 +17,7 @@ extension VettedMediaType {
     }
 
     /// The media types ``streamFraming(_:)`` reads, as a refusal names them.
-    public static let streamTypes = ["application/x-ndjson", "application/jsonl", "application/json-seq", "application/json"]
+    public static let streamTypes = ["application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq", "application/json"]
 }
 
 /// The records of a request body that arrives as a stream (a bulk import, an event feed),
