@@ -231,8 +231,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
         do {
             tape = try parser.tape(source)
         } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
+            throw Self.notJSON(error)
         }
         return try decode(type, document: DecodingDocument(source: source, tape: tape, options: options, duplicateKeys: parser.options.duplicateKeys))
     }
@@ -248,6 +247,13 @@ open class VettedJSONDecoder: @unchecked Sendable {
         }
         try document.checkInvariants()
         return try document.engine.finish(result)
+    }
+
+    /// A parse error as the decoder throws it: `DecodingError.dataCorrupted`, as in JSONDecoder,
+    /// with the located ``VettedError`` as `underlyingError`.
+    static func notJSON(_ error: VettedError) -> DecodingError {
+        DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
     }
 
     static func parser(_ options: Options) -> JSONParser {

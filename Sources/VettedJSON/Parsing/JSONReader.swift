@@ -203,14 +203,22 @@ struct JSONReader {
             }
 
             // A value is complete: close containers until one expects more.
-            while true {
-                scanner.skipWhitespace()
-                guard depth > baseDepth else {
-                    if !embedded { try checkEnd() }
-                    return
-                }
-                if try continueContainer() { continue value }
+            guard try valueFollows() else { return }
+        }
+    }
+
+    /// After a complete value (whitespace not yet skipped): closes containers until one
+    /// expects another member or element (`true`, its key read), or the document or
+    /// embedded value is done (`false`).
+    @inline(__always)
+    mutating func valueFollows() throws(VettedError) -> Bool {
+        while true {
+            scanner.skipWhitespace()
+            guard depth > baseDepth else {
+                if !embedded { try checkEnd() }
+                return false
             }
+            if try continueContainer() { return true }
         }
     }
 

@@ -91,8 +91,9 @@ extension JSONDirectReader {
 
     /// `value`, once nothing but whitespace follows it.
     mutating func finished<T>(_ value: T) throws(_VettedDirectMiss) -> T {
+        rootEnd = reader.scannerState.offset
         reader.scannerState.skipWhitespace()
-        guard reader.scannerState.isAtEnd else { throw _VettedDirectMiss() }
+        guard reader.scannerState.isAtEnd else { throw syntaxDoubt() }
         return value
     }
 
@@ -184,7 +185,9 @@ extension VettedJSONDecoder {
                 if let violations = direct.outcome { return .violations(violations) }
                 return .value(value)
             } catch {
-                return direct.failureOutcome().map { .failure($0) } ?? .miss
+                if let failure = direct.failureOutcome() { return .failure(failure) }
+                if let error = direct.syntaxError() { return .failure(Self.notJSON(error)) }
+                return .miss
             }
         }
     }

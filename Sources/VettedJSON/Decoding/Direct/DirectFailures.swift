@@ -44,7 +44,8 @@ extension JSONDirectReader {
     mutating func mismatch(
         _ type: Any.Type, found: JSONTape.Kind?, expected: JSONTape.Kind? = nil, nullIsMismatch: Bool = false
     ) -> _VettedDirectMiss {
-        guard let found, failure == nil, unionDepth == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
+        guard let found else { return syntaxDoubt() }
+        guard failure == nil, unionDepth == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         let start = reader.scannerState.offset
@@ -83,13 +84,16 @@ extension JSONDirectReader {
     }
 
     /// The recorded structural error as the call's answer, once the rest of the input is read
-    /// as the tape path would read it; `nil` when anything there is in doubt (a miss).
+    /// as the tape path would read it; `nil` when anything there is in doubt (a miss), or when
+    /// another error may come first in the tape path's order. The rest is read in that case
+    /// too: a syntax error there is still the call's answer (``syntaxError()``).
     mutating func failureOutcome() -> (any Error)? {
         guard let failure, unionDepth == 0 else { return nil }
         // Fail-fast: a violation recorded before may come first in the tape path's order.
         // So may a relation of an open object, which the tape path checks once both its fields are read.
+        var decidable = true
         if case .failFast = document.engine.mode {
-            guard violations.isEmpty, omitted == 0, object.info.relations.isEmpty, outer.allSatisfy({ $0.info.relations.isEmpty }) else { return nil }
+            decidable = violations.isEmpty && omitted == 0 && object.info.relations.isEmpty && outer.allSatisfy({ $0.info.relations.isEmpty })
         }
         do throws(_VettedDirectMiss) {
             if failure.valuePending {
@@ -102,14 +106,14 @@ extension JSONDirectReader {
                     // The tape path reads fields in declaration order: one before the failing one, later here, comes first there.
                     let failing = object.field
                     while let field = try nextField() {
-                        if field >= 0 && field < failing { return nil }
+                        if field >= 0 && field < failing { decidable = false }
                         try skipValue()
                     }
                     // So is a required field before it that never came (the tape path's keyNotFound).
                     let required = object.info.table.isRequired
                     for field in 0..<Swift.min(Swift.max(0, failing), required.count, 64)
                     where required[field] && object.seen & (1 << UInt64(field)) == 0 {
-                        return nil
+                        decidable = false
                     }
                     object = outer.popLast() ?? DirectObject(info: .none)
                 } else {
@@ -121,6 +125,7 @@ extension JSONDirectReader {
                 }
             }
             _ = try finished(())
+            guard decidable else { return nil }
         } catch {
             return nil
         }

@@ -23,10 +23,11 @@ extension JSONDirectReader {
             return false
         }
         if count > 0 {
-            guard byte == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
+            passBoundary(complete: count)
+            guard byte == UInt8(ascii: ",") else { throw syntaxDoubt() }
             advance()
         }
-        guard count < maxMembers else { throw _VettedDirectMiss() }
+        guard count < maxMembers else { throw syntaxDoubt() }
         if let last = steps.indices.last { steps[last] = count }
         return true
     }

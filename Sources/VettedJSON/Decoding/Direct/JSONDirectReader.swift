@@ -53,6 +53,15 @@ struct JSONDirectReader: _VettedArraySource {
     /// The tag key of the internally tagged union whose payload is the object at `level`
     /// (the count of ``outer`` while it is read): a key of the payload that repeats it is a duplicate.
     private var payloadTagKey: (key: Range<Int>, level: Int)?
+    /// The limits the parser reads under (a syntax doubt is resumed under them).
+    let limits: Limits
+    /// The open containers as the parser would hold them, the keys of their members so far,
+    /// whether a miss was a doubt about syntax, and where the top-level value ended
+    /// (`DirectSyntax.swift`).
+    var containers: [DirectContainer] = []
+    var keyRanges: [Range<Int>] = []
+    var doubtsSyntax = false
+    var rootEnd: Int?
 
     /// Deeper documents are left to the tape path: up to this depth its stack guard never
     /// refuses a value (``StackGuard/uncheckedLevels``), so both paths take the same inputs;
@@ -63,6 +72,7 @@ struct JSONDirectReader: _VettedArraySource {
         self.reader = reader
         self.types = types
         self.document = document
+        self.limits = limits
         maxDepth = Swift.min(limits.effectiveMaxDepth, Self.depthCeiling)
         maxMembers = limits.maxMembers
         cap = Self.cap(of: document.engine.mode)
@@ -81,22 +91,29 @@ struct JSONDirectReader: _VettedArraySource {
     mutating func advance() { reader.scannerState.offset += 1 }
 
     mutating func open(_ opener: UInt8) throws(_VettedDirectMiss) {
-        guard peek() == opener, depth < maxDepth else { throw _VettedDirectMiss() }
-        do { try reader.countValue(at: reader.scannerState.offset) } catch { throw _VettedDirectMiss() }
+        guard peek() == opener else { throw valueDoubt() }
+        guard depth < maxDepth else {
+            // Past the parser's own limit, its error; below it, the tape path reads what is this deep.
+            throw depth >= limits.effectiveMaxDepth ? syntaxDoubt() : _VettedDirectMiss()
+        }
+        let start = reader.scannerState.offset
+        do { try reader.countValue(at: start) } catch { throw syntaxDoubt() }
         advance()
         depth += 1
         steps.append(opener == UInt8(ascii: "[") ? 0 : -1)
+        pushContainer(isObject: opener == UInt8(ascii: "{"), at: start)
     }
 
     mutating func close() {
         advance()
         depth -= 1
         steps.removeLast()
+        popContainer()
     }
 
     /// A string value's token, validated as the parser validates it.
     mutating func stringToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
-        guard peek() == UInt8(ascii: "\"") else { throw _VettedDirectMiss() }
+        guard peek() == UInt8(ascii: "\"") else { throw valueDoubt() }
         do {
             try reader.countValue(at: reader.scannerState.offset)
             let token = try reader.scanString()
@@ -104,21 +121,21 @@ struct JSONDirectReader: _VettedArraySource {
                 first: token.start,
                 second: JSONTape.second(.string, flags: token.hasEscapes || token.needsRepair ? JSONTape.needsDecoding : 0, payload: token.end))
         } catch {
-            throw _VettedDirectMiss()
+            throw syntaxDoubt()
         }
     }
 
     /// A number value's token.
     private mutating func numberToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
         let byte = peek()
-        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { throw _VettedDirectMiss() }
+        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { throw valueDoubt() }
         do {
             let start = reader.scannerState.offset
             try reader.countValue(at: start)
             let end = try reader.scanNumber()
             return JSONTape.Entry(first: start, second: JSONTape.second(.number, payload: end))
         } catch {
-            throw _VettedDirectMiss()
+            throw syntaxDoubt()
         }
     }
 
@@ -135,7 +152,7 @@ struct JSONDirectReader: _VettedArraySource {
             try reader.countValue(at: start)
             try reader.readLiteral(bytes, at: start)
         } catch {
-            throw _VettedDirectMiss()
+            throw syntaxDoubt()
         }
     }
 
@@ -164,7 +181,7 @@ struct JSONDirectReader: _VettedArraySource {
             try literal(JSONReader.falseBytes)
             return false
         default:
-            throw _VettedDirectMiss()
+            throw valueDoubt()
         }
     }
 
@@ -273,28 +290,31 @@ struct JSONDirectReader: _VettedArraySource {
             return nil
         }
         if object.members > 0 {
-            guard byte == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
+            passBoundary(complete: object.members)
+            guard byte == UInt8(ascii: ",") else { throw syntaxDoubt() }
             advance()
             byte = peek()
         }
         object.members += 1
-        guard byte == UInt8(ascii: "\""), object.members <= maxMembers else { throw _VettedDirectMiss() }
+        guard byte == UInt8(ascii: "\""), object.members <= maxMembers else { throw syntaxDoubt() }
         let token: JSONReader.StringToken
-        do { token = try reader.scanString() } catch { throw _VettedDirectMiss() }
+        do { token = try reader.scanString() } catch { throw syntaxDoubt() }
         // An escaped key may spell a field or repeat another key, and a key that is not all
         // ASCII (or a type with such a field name) may be another spelling of one: the tape
         // path decides, comparing such keys as Strings (canonical equivalence).
-        guard !token.hasEscapes, !token.needsRepair, !token.nonASCII, !object.info.table.hasNonASCIIName, peek() == UInt8(ascii: ":") else {
+        guard !token.hasEscapes, !token.needsRepair, !token.nonASCII, !object.info.table.hasNonASCIIName else {
             throw _VettedDirectMiss()
         }
+        guard peek() == UInt8(ascii: ":") else { throw syntaxDoubt() }
         advance()
         let range = token.start..<token.end
+        keyRanges.append(range)
         let scanner = reader.scannerState
         if let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
             // A field twice (by one spelling or two): the tape path says which.
             let field = object.info.table.hasAliases ? object.info.table.field(ofSpelling: spelling) : spelling
             let bit: UInt64 = 1 << UInt64(field)
-            guard object.seen & bit == 0 else { throw _VettedDirectMiss() }
+            guard object.seen & bit == 0 else { throw duplicateDoubt() }
             object.seen |= bit
             object.hint = spelling + 1
             object.field = field
@@ -306,7 +326,7 @@ struct JSONDirectReader: _VettedArraySource {
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
         // pairwise; an object with more is left to the tape path (whose check is hashed).
         guard object.unknown.count < DirectObject.unknownKeyLimit else { throw _VettedDirectMiss() }
-        for other in object.unknown where scanner.bytesEqual(other, range) { throw _VettedDirectMiss() }
+        for other in object.unknown where scanner.bytesEqual(other, range) { throw duplicateDoubt() }
         if let tag = payloadTagKey, tag.level == outer.count, scanner.bytesEqual(tag.key, range) { throw _VettedDirectMiss() }
         object.unknown.append(range)
         return -1
@@ -314,7 +334,7 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// Skips the value of a key that is no field, with every check the parser makes.
     mutating func skipValue() throws(_VettedDirectMiss) {
-        do { try reader.skipEmbeddedValue(below: depth) } catch { throw _VettedDirectMiss() }
+        do { try reader.skipEmbeddedValue(below: depth) } catch { throw syntaxDoubt() }
     }
 
     /// Every field this source offers is a member of the object.
