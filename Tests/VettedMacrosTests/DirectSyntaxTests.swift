@@ -107,6 +107,16 @@ import VettedTestSupport
         #expect(Self.describe(unclosedError).hasPrefix("unterminatedArray @0 $[1] "), "\(Self.describe(unclosedError))")
     }
 
+    /// Fuzz finding generated-crash-b5bf262d (`[\0]`): the byte reader stopped at the NUL, and the
+    /// parser resumed there; a parse from the start first finds the document is not UTF-8.
+    @Test func fuzzGeneratedEncodingBeforeTheFirstDoubt() throws {
+        let json = "[\u{0}]"
+        let (direct, tape, once) = Self.answers(json)
+        #expect(direct == tape)
+        #expect(once)
+        #expect(Self.describe(try Self.syntaxError(json)).hasPrefix("unsupportedEncoding @0 $ "))
+    }
+
     /// The parser's limits count from the start of the document, not from where it resumed.
     @Test func limitsCountTheWholeDocument() throws {
         let decoder = VettedJSONDecoder()

@@ -22,11 +22,20 @@ extension JSONReader {
         let keys: ArraySlice<Range<Int>>
     }
 
+    /// Where in the innermost container the parser resumes.
+    enum ResumePoint {
+        /// Just past its opener: no member or element begun.
+        case afterOpener
+        /// Just past a complete value: a member's or element's, or the document's when no
+        /// container is open.
+        case afterValue
+        /// At the value of its last member or element begun (an object's key read).
+        case atValue
+    }
+
     /// Goes on from `offset`, inside `containers` (outermost first), with `valueCount` values
-    /// counted before it: `afterOpener`, just past the innermost container's opener (no member
-    /// begun); else just past a complete value (a member's or element's, or the document's
-    /// with no container open). Returns once the document is read; throws its first error.
-    mutating func resume(containers: [OpenContainer], at offset: Int, valueCount counted: Int, afterOpener: Bool) throws(VettedError) {
+    /// counted before it. Returns once the document is read; throws its first error.
+    mutating func resume(containers: [OpenContainer], at offset: Int, valueCount counted: Int, point: ResumePoint) throws(VettedError) {
         for container in containers {
             if depth > 0 { frames.append(top) }
             depth += 1
@@ -45,7 +54,11 @@ extension JSONReader {
         }
         valueCount = counted
         scanner.offset = offset
-        if afterOpener, depth > 0 {
+        if case .atValue = point {
+            try readValues()
+            return
+        }
+        if case .afterOpener = point, depth > 0 {
             scanner.skipWhitespace()
             if scanner.isAtEnd || scanner.current != (top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                 if top.isObject { try beginMember() } else { try beginElement() }

@@ -74,7 +74,7 @@ extension JSONDirectReader {
         // The object's opening brace; an empty object is placed at the key it is the value of, if any.
         var offset = object.openOffset
         if object.members == 0 {
-            offset = steps.last == -1 && !outer.isEmpty ? (outer.last?.keyStart ?? 0) : 0
+            offset = containers.last?.step == -1 && !outer.isEmpty ? (outer.last?.keyStart ?? 0) : 0
         }
         let key = table.keys[field]
         let error = DecodingError.keyNotFound(
@@ -101,7 +101,7 @@ extension JSONDirectReader {
             } else {
                 object = outer.popLast() ?? DirectObject(info: .none)
             }
-            while let step = steps.last {
+            while let step = containers.last?.step {
                 if step < 0 {
                     // The tape path reads fields in declaration order: one before the failing one, later here, comes first there.
                     let failing = object.field

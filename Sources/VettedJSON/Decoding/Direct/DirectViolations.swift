@@ -71,7 +71,8 @@ extension JSONDirectReader {
         let objects = Array(outer.dropFirst()) + [object]
         var next = 0
         var path: [any CodingKey] = []
-        for step in steps {
+        for container in containers {
+            let step = container.step
             if step >= 0 {
                 path.append(PathKey(intValue: step))
             } else {

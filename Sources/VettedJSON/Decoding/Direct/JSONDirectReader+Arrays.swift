@@ -28,7 +28,7 @@ extension JSONDirectReader {
             advance()
         }
         guard count < maxMembers else { throw syntaxDoubt() }
-        if let last = steps.indices.last { steps[last] = count }
+        if let last = containers.indices.last { containers[last].step = count }
         return true
     }
 

@@ -34,16 +34,11 @@ struct JSONDirectReader: _VettedArraySource {
     /// The object being read, and those it is inside (``beginObject(_:)`` pushes, ``endObject(_:)`` pops).
     var object = DirectObject(info: .none)
     var outer: [DirectObject] = []
-    /// One per open container, for a violation's path: -1 an object (its key is its
-    /// ``DirectObject``'s), else the index of the array's element being read.
-    var steps: [Int] = []
     /// Unions being read: a violation in one is left to the tape path.
     var unionDepth = 0
     /// The violations kept (in the tape path's order once no object is open), those past the cap,
     /// the cap, and how many of the kept ones are final.
     var violations: [VettedError] = []
-    /// The structural error met, if any (`DirectFailures.swift`): the answer once the rest is read.
-    var failure: DirectFailure?
     var omitted = 0
     let cap: Int
     var settled = 0
@@ -53,15 +48,24 @@ struct JSONDirectReader: _VettedArraySource {
     /// The tag key of the internally tagged union whose payload is the object at `level`
     /// (the count of ``outer`` while it is read): a key of the payload that repeats it is a duplicate.
     private var payloadTagKey: (key: Range<Int>, level: Int)?
-    /// The limits the parser reads under (a syntax doubt is resumed under them).
-    let limits: Limits
-    /// The open containers as the parser would hold them, the keys of their members so far,
-    /// whether a miss was a doubt about syntax, and where the top-level value ended
-    /// (`DirectSyntax.swift`).
+    /// The parser's own nesting limit (deeper is its error, not a doubt).
+    let parserMaxDepth: Int
+    /// The open containers, outermost first (`DirectSyntax.swift`): for a violation's path, and
+    /// as the parser would hold them. Then the last boundary passed in the innermost, the keys
+    /// of the open objects' members so far (the first `keyCount` of `keyRanges`), whether a miss
+    /// was a doubt about syntax, and where the top-level value ended.
     var containers: [DirectContainer] = []
+    var boundary = DirectBoundary(offset: 0, counted: 0, complete: 0)
     var keyRanges: [Range<Int>] = []
+    var keyCount = 0
     var doubtsSyntax = false
+    /// The value being skipped when the parser refused it: its start, and the values counted before it.
+    var skippedValue: DirectBoundary?
     var rootEnd: Int?
+    /// The structural error met, if any (`DirectFailures.swift`): the answer once the rest is read.
+    /// Last: it holds a `DecodingError`, whose size is known only at run time, and every stored
+    /// property after it would be found through the type's metadata on each access.
+    var failure: DirectFailure?
 
     /// Deeper documents are left to the tape path: up to this depth its stack guard never
     /// refuses a value (``StackGuard/uncheckedLevels``), so both paths take the same inputs;
@@ -72,7 +76,7 @@ struct JSONDirectReader: _VettedArraySource {
         self.reader = reader
         self.types = types
         self.document = document
-        self.limits = limits
+        parserMaxDepth = limits.effectiveMaxDepth
         maxDepth = Swift.min(limits.effectiveMaxDepth, Self.depthCeiling)
         maxMembers = limits.maxMembers
         cap = Self.cap(of: document.engine.mode)
@@ -94,20 +98,19 @@ struct JSONDirectReader: _VettedArraySource {
         guard peek() == opener else { throw valueDoubt() }
         guard depth < maxDepth else {
             // Past the parser's own limit, its error; below it, the tape path reads what is this deep.
-            throw depth >= limits.effectiveMaxDepth ? syntaxDoubt() : _VettedDirectMiss()
+            throw depth >= parserMaxDepth ? syntaxDoubt() : _VettedDirectMiss()
         }
         let start = reader.scannerState.offset
         do { try reader.countValue(at: start) } catch { throw syntaxDoubt() }
         advance()
         depth += 1
-        steps.append(opener == UInt8(ascii: "[") ? 0 : -1)
         pushContainer(isObject: opener == UInt8(ascii: "{"), at: start)
     }
 
+    @inline(__always)
     mutating func close() {
         advance()
         depth -= 1
-        steps.removeLast()
         popContainer()
     }
 
@@ -158,17 +161,22 @@ struct JSONDirectReader: _VettedArraySource {
 
     // MARK: Values
 
+    // Each token is read before `document` is used: a class reference held across a
+    // mutating call would be retained and released around it.
     mutating func string() throws(_VettedDirectMiss) -> String {
-        document.string(try stringToken())
+        let token = try stringToken()
+        return document.string(token)
     }
 
     mutating func integer() throws(_VettedDirectMiss) -> Int {
-        guard let value = document.integer(Int.self, try numberToken()) else { throw _VettedDirectMiss() }
+        let token = try numberToken()
+        guard let value = document.integer(Int.self, token) else { throw _VettedDirectMiss() }
         return value
     }
 
     mutating func double() throws(_VettedDirectMiss) -> Double {
-        guard let value = document.double(try numberToken()) else { throw _VettedDirectMiss() }
+        let token = try numberToken()
+        guard let value = document.double(token) else { throw _VettedDirectMiss() }
         return value
     }
 
@@ -190,7 +198,8 @@ struct JSONDirectReader: _VettedArraySource {
         let date: Date
         switch document.date {
         case .iso8601:
-            guard let parsed = document.iso8601Date(try stringToken()) else { throw _VettedDirectMiss() }
+            let token = try stringToken()
+            guard let parsed = document.iso8601Date(token) else { throw _VettedDirectMiss() }
             date = parsed
         case .secondsSince1970:
             date = Date(timeIntervalSince1970: try double())
@@ -308,7 +317,7 @@ struct JSONDirectReader: _VettedArraySource {
         guard peek() == UInt8(ascii: ":") else { throw syntaxDoubt() }
         advance()
         let range = token.start..<token.end
-        keyRanges.append(range)
+        appendKey(range)
         let scanner = reader.scannerState
         if let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
             // A field twice (by one spelling or two): the tape path says which.
@@ -330,11 +339,6 @@ struct JSONDirectReader: _VettedArraySource {
         if let tag = payloadTagKey, tag.level == outer.count, scanner.bytesEqual(tag.key, range) { throw _VettedDirectMiss() }
         object.unknown.append(range)
         return -1
-    }
-
-    /// Skips the value of a key that is no field, with every check the parser makes.
-    mutating func skipValue() throws(_VettedDirectMiss) {
-        do { try reader.skipEmbeddedValue(below: depth) } catch { throw syntaxDoubt() }
     }
 
     /// Every field this source offers is a member of the object.
