@@ -9,12 +9,16 @@ import VettedRules
 // token is valid (checked by the parser's own scanners, with its limits and
 // duplicate-key rule), every field is present once, every value converts. A
 // rule that fails is recorded as the tape path's rule engine records it
-// (`DirectViolations.swift`), and decoding goes on. Anything else is a miss
-// (`_VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again on
-// the tape path, which gives the value or the error. So an input either
-// decodes here to what the tape path would give (its value, or its rule
-// violations, tested error for error), or is decoded by the tape path itself.
-// A miss costs one more linear pass; a rule violation does not.
+// (`DirectViolations.swift`), and decoding goes on; so is a field's value of
+// the wrong kind or a missing field (`DirectFailures.swift`), and bytes that
+// are not JSON or repeat a key are the parser's error, given by the parser
+// resumed where the reader stopped (`DirectSyntax.swift`). Anything else is a
+// miss (`_VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again
+// on the tape path, which gives the value or the error. So an input either
+// decodes here to what the tape path would give (its value, or its errors,
+// tested error for error), or is decoded by the tape path itself. Only a miss
+// costs one more linear pass: an escaped or non-ASCII key, a union the reader
+// leaves to the tape, a value that does not convert.
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
