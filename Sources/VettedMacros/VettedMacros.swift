@@ -116,7 +116,10 @@ public struct CheckRule: Sendable {
 
     // Comparable values
     public static func range<Value: Comparable>(_ range: ClosedRange<Value>) -> CheckRule { spelling }
+    public static func range<Value: Comparable>(_ range: PartialRangeFrom<Value>) -> CheckRule { spelling }
+    public static func range<Value: Comparable>(_ range: PartialRangeThrough<Value>) -> CheckRule { spelling }
     public static func atLeast<Value: Comparable>(_ minimum: Value) -> CheckRule { spelling }
+    public static func atMost<Value: Comparable>(_ maximum: Value) -> CheckRule { spelling }
     // Strings
     public static func length(_ range: ClosedRange<Int>) -> CheckRule { spelling }
     public static func scalarLength(_ range: ClosedRange<Int>) -> CheckRule { spelling }

@@ -422,7 +422,8 @@ struct Model {
         return failed
     }
 
-    /// The bounds of `.range(a...b)` / `.range(a..<b)` / `.atLeast(a)` with number literals.
+    /// The bounds of `.range(a...b)` / `.range(a..<b)` / `.range(a...)` / `.range(...b)` / `.atLeast(a)` /
+    /// `.atMost(b)` with number literals.
     static func literalBounds(_ rule: String) -> (lower: Double, upper: Double)? {
         let expression = ExprSyntax("\(raw: rule)")
         guard let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
@@ -431,7 +432,15 @@ struct Model {
         switch member.declName.baseName.text {
         case "atLeast":
             return numberLiteral(argument).map { ($0, .infinity) }
+        case "atMost":
+            return numberLiteral(argument).map { (-.infinity, $0) }
         case "range":
+            if let open = argument.as(PostfixOperatorExprSyntax.self), open.operator.text == "..." {
+                return numberLiteral(open.expression).map { ($0, .infinity) }
+            }
+            if let open = argument.as(PrefixOperatorExprSyntax.self), open.operator.text == "..." {
+                return numberLiteral(open.expression).map { (-.infinity, $0) }
+            }
             guard let sequence = argument.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return nil }
             let elements = Array(sequence.elements)
             guard let operatorToken = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text,

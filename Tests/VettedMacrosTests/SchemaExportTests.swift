@@ -38,6 +38,17 @@ import VettedTestSupport
         #expect(property(listing, "last_updated")?["x-vetted-relation"] == ["direction": "notBefore", "other": "created"])
     }
 
+    /// A range open on one side exports the bound it has (an `Int` keeps its type's own maximum).
+    @Test func rangesOpenOnOneSide() throws {
+        let bounds = try #require(definition(OneSided.jsonSchema(), "OneSided"))
+        #expect(property(bounds, "id") == ["type": "integer", "minimum": 1, "maximum": .number(JSONNumber(Int.max))])
+        #expect(property(bounds, "share") == ["type": "number", "maximum": .number(JSONNumber(100.0) ?? JSONNumber(0))])
+        let error = try #require(throws: ValidationErrors.self) {
+            try VettedJSONDecoder().decode(OneSided.self, from: Data(#"{"id": 0, "share": 100.5}"#.utf8))
+        }
+        #expect(error.errors.map { "\($0.code) \($0.path) \($0.offset ?? -1)" } == ["outOfRange $.id 7", "outOfRange $.share 19"])
+    }
+
     /// Defaults are not required; aliases are one property per spelling, exactly one of them present.
     @Test func defaultsAndAliases() throws {
         let page = try #require(definition(Page.jsonSchema(), "Page"))
@@ -149,4 +160,9 @@ import VettedTestSupport
         #expect(created.id == 1)
         #expect(try VettedJSONDecoder().decode(TestCreated.self, from: Data(#"{"id": 1e2, "name": "Lamp"}"#.utf8)).id == 100)
     }
+}
+
+@Vetted struct OneSided: Codable {
+    @Check(.range(1...)) var id: Int
+    @Check(.range(...100)) var share: Double
 }

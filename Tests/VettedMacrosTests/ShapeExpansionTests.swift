@@ -339,6 +339,25 @@ import VettedMacrosPlugin
             ])
     }
 
+    /// A literal default outside a one-sided range is refused at compile time, as for a closed one.
+    @Test func refusesADefaultOutsideAOneSidedRange() {
+        expand(
+            #"""
+            @Vetted struct T: Codable {
+                @Check(.range(1...)) @Default(0) var a: Int
+            }
+            """#,
+            #"""
+            struct T: Codable {
+                var a: Int
+            }
+            """#,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "the default 0 of 'a' breaks its own rule .range(1...): every document without the key would fail", line: 2, column: 26)
+            ])
+    }
+
     @Test func refusesMalformedUnions() {
         expand(
             #"""

@@ -14,6 +14,19 @@ import VettedTestSupport
         #expect(Rule<Decimal>.atLeast(0).check(Decimal(-0.01))?.code == .outOfRange)
     }
 
+    /// `.range(1...)` and `.range(...100)` are the spellings a Swift developer tries first:
+    /// the same rules as `.atLeast(1)` and `.atMost(100)`.
+    @Test func rangesOpenOnOneSide() {
+        let id: Rule<Int> = .range(1...)
+        #expect(id.check(1) == nil && id.check(Int.max) == nil)
+        #expect(id.check(0).map { "\($0.code) \($0.message)" } == "outOfRange must be at least 1")
+        let share: Rule<Double> = .range(...100)
+        #expect(share.check(-5) == nil && share.check(100) == nil)
+        #expect(share.check(100.5).map { "\($0.code) \($0.message)" } == "outOfRange must be at most 100.0")
+        #expect(Rule<Int>.range(1...).descriptors == Rule<Int>.atLeast(1).descriptors)
+        #expect(Rule<Int>.range(...9).descriptors == [RuleDescriptor("range", ["maximum": .integer(9)])])
+    }
+
     @Test func lengthInCharactersAndInBytes() {
         let name: Rule<String> = .length(1...5)
         #expect(name.check("héllo") == nil)  // 5 characters

@@ -21,6 +21,20 @@ extension Rule where Value: Comparable & Sendable {
             value >= minimum ? nil : RuleViolation(.outOfRange, "must be at least \(minimum)", value: value, parameters: parameters)
         }
     }
+
+    /// `value` is at most `maximum`.
+    public static func atMost(_ maximum: Value) -> Rule {
+        let parameters: [String: RuleParameter] = ["maximum": .bound(maximum)]
+        return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
+            value <= maximum ? nil : RuleViolation(.outOfRange, "must be at most \(maximum)", value: value, parameters: parameters)
+        }
+    }
+
+    /// `value` lies in `range`, open above: `.range(1...)` is ``atLeast(_:)``.
+    public static func range(_ range: PartialRangeFrom<Value>) -> Rule { atLeast(range.lowerBound) }
+
+    /// `value` lies in `range`, open below: `.range(...100)` is ``atMost(_:)``.
+    public static func range(_ range: PartialRangeThrough<Value>) -> Rule { atMost(range.upperBound) }
 }
 
 extension Rule where Value == Int {
