@@ -17,8 +17,8 @@ extension JSONReader {
         let start: Int
         /// Members or elements begun (the parser's count).
         let members: Int
-        /// An object's keys, one per member begun, as ranges of plain ASCII key content
-        /// (no escapes): what the duplicate check compares later keys with.
+        /// An object's keys, one per member begun, as ranges of key content (between the
+        /// quotes): what the duplicate check compares later keys with.
         let keys: ArraySlice<Range<Int>>
     }
 
@@ -45,7 +45,9 @@ extension JSONReader {
                 for key in container.keys {
                     top.count += 1
                     top.hasKey = true
-                    let token = StringToken(quote: key.lowerBound - 1, end: key.upperBound, hasEscapes: false, needsRepair: false)
+                    // Scanned again for its escapes (a key the other reader took, so it scans).
+                    scanner.offset = key.lowerBound - 1
+                    let token = try scanString()
                     try register(Self.keyRef(scanner, for: token), quote: token.quote)
                 }
             } else {

@@ -15,6 +15,10 @@ struct DirectObject {
     var hint = 0
     /// Keys that are no field, to find a repeat among them.
     var unknown: [Range<Int>] = []
+    /// Whether a key in ``unknown`` is escaped or not all ASCII (later keys are then compared
+    /// with them as Strings), and which of them are escaped, one bit each.
+    var unknownNeedsString = false
+    var unknownEscaped: UInt64 = 0
     /// The field being read, the spelling of its key, where its key's quote is and where
     /// its value starts (after the colon): for a violation's path and place.
     var field = -1

@@ -17,8 +17,9 @@ import VettedRules
 // on the tape path, which gives the value or the error. So an input either
 // decodes here to what the tape path would give (its value, or its errors,
 // tested error for error), or is decoded by the tape path itself. Only a miss
-// costs one more linear pass: an escaped or non-ASCII key, a union the reader
-// leaves to the tape, a value that does not convert.
+// costs one more linear pass: a key equal to a field's spelling as a String but
+// not in bytes (`DirectKeys.swift`), a union the reader leaves to the tape, a
+// value that does not convert.
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
@@ -51,7 +52,7 @@ struct JSONDirectReader: _VettedArraySource {
     private var continuing: Range<Int>?
     /// The tag key of the internally tagged union whose payload is the object at `level`
     /// (the count of ``outer`` while it is read): a key of the payload that repeats it is a duplicate.
-    private var payloadTagKey: (key: Range<Int>, level: Int)?
+    var payloadTagKey: (key: Range<Int>, level: Int)?
     /// The parser's own nesting limit (deeper is its error, not a doubt).
     let parserMaxDepth: Int
     /// The open containers, outermost first (`DirectSyntax.swift`): for a violation's path, and
@@ -312,20 +313,21 @@ struct JSONDirectReader: _VettedArraySource {
         guard byte == UInt8(ascii: "\""), object.members <= maxMembers else { throw syntaxDoubt() }
         let token: JSONReader.StringToken
         do { token = try reader.scanString() } catch { throw syntaxDoubt() }
-        // An escaped key may spell a field or repeat another key, and a key that is not all
-        // ASCII (or a type with such a field name) may be another spelling of one: the tape
-        // path decides, comparing such keys as Strings (canonical equivalence).
-        guard !token.hasEscapes, !token.needsRepair, !token.nonASCII, !object.info.table.hasNonASCIIName else {
-            throw _VettedDirectMiss()
-        }
         guard peek() == UInt8(ascii: ":") else { throw syntaxDoubt() }
         advance()
         let range = token.start..<token.end
         appendKey(range)
         let scanner = reader.scannerState
-        if let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
+        let table = object.info.table
+        // An escaped key, or one not all ASCII, is compared as a String (canonical
+        // equivalence), as the tape path and the parser compare it (`DirectKeys.swift`).
+        let special = token.hasEscapes || token.needsRepair || token.nonASCII
+        var matched: Int?
+        if !special { matched = table.spelling(matching: range, in: scanner, hint: object.hint) }
+        if matched == nil && (special || table.hasNonASCIIName) { matched = try spelling(ofSpecialKey: token) }
+        if let spelling = matched {
             // A field twice (by one spelling or two): the tape path says which.
-            let field = object.info.table.hasAliases ? object.info.table.field(ofSpelling: spelling) : spelling
+            let field = table.hasAliases ? table.field(ofSpelling: spelling) : spelling
             let bit: UInt64 = 1 << UInt64(field)
             guard object.seen & bit == 0 else { throw duplicateDoubt() }
             object.seen |= bit
@@ -339,6 +341,10 @@ struct JSONDirectReader: _VettedArraySource {
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
         // pairwise; an object with more is left to the tape path (whose check is hashed).
         guard object.unknown.count < DirectObject.unknownKeyLimit else { throw _VettedDirectMiss() }
+        if special || object.unknownNeedsString {
+            try recordSpecialUnknown(token)
+            return -1
+        }
         for other in object.unknown where scanner.bytesEqual(other, range) { throw duplicateDoubt() }
         if let tag = payloadTagKey, tag.level == outer.count, scanner.bytesEqual(tag.key, range) { throw _VettedDirectMiss() }
         object.unknown.append(range)

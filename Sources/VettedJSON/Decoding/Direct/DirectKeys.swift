@@ -1,0 +1,54 @@
+@_spi(Scanning) import VettedCore
+import VettedDecoding
+
+// Keys that are escaped (`"na\u00efve"`) or not all ASCII. The parser and the tape path
+// compare such keys as Strings — canonical equivalence, so `"e\u0301"` and `"é"` are
+// one key — and so does the byte reader: it decodes the key and looks it up among the
+// type's spellings, and compares it with the object's other unknown keys as Strings.
+// Plain ASCII keys keep the byte comparison (`JSONDirectReader.nextField()`).
+
+extension JSONDirectReader {
+    /// The key of `token` as a String, decoded as the parser decodes keys.
+    private func keyText(_ token: JSONReader.StringToken) -> (bytes: [UInt8], text: String) {
+        let bytes = JSONReader.decodedKeyBytes(
+            reader.scannerState, start: token.start, end: token.end, needsDecoding: token.hasEscapes || token.needsRepair)
+        return (bytes, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The spelling an escaped or non-ASCII key names, or `nil` (a key that is no field).
+    /// A key equal to a spelling as a String but not in its decoded bytes (another
+    /// normalization) is left to the tape path, whose paths name the document's spelling.
+    @inline(never)
+    mutating func spelling(ofSpecialKey token: JSONReader.StringToken) throws(_VettedDirectMiss) -> Int? {
+        let table = object.info.table
+        let key = keyText(token)
+        guard let spelling = table.spelling(of: key.text) else { return nil }
+        guard table.bytes.indices.contains(spelling), table.bytes[spelling] == key.bytes else { throw _VettedDirectMiss() }
+        return spelling
+    }
+
+    /// Records a key that is no field when it, or an earlier unknown key of the object, is
+    /// escaped or not all ASCII: a repeat, compared as Strings, is the parser's duplicate.
+    @inline(never)
+    mutating func recordSpecialUnknown(_ token: JSONReader.StringToken) throws(_VettedDirectMiss) {
+        let scanner = reader.scannerState
+        let key = keyText(token).text
+        for (index, other) in object.unknown.enumerated() {
+            let escaped = index < 64 && object.unknownEscaped & (1 << UInt64(index)) != 0
+            let text = String(
+                decoding: JSONReader.decodedKeyBytes(scanner, start: other.lowerBound, end: other.upperBound, needsDecoding: escaped),
+                as: UTF8.self)
+            if text == key { throw duplicateDoubt() }
+        }
+        if let tag = payloadTagKey, tag.level == outer.count {
+            let tagText = String(
+                decoding: JSONReader.decodedKeyBytes(scanner, start: tag.key.lowerBound, end: tag.key.upperBound, needsDecoding: false),
+                as: UTF8.self)
+            if tagText == key { throw _VettedDirectMiss() }
+        }
+        let index = object.unknown.count
+        if (token.hasEscapes || token.needsRepair) && index < 64 { object.unknownEscaped |= 1 << UInt64(index) }
+        if token.hasEscapes || token.needsRepair || token.nonASCII { object.unknownNeedsString = true }
+        object.unknown.append(token.start..<token.end)
+    }
+}
