@@ -70,6 +70,9 @@ public final class _VettedUnionTable: Sendable {
 
     private var tagKey: _VettedKey { _VettedKey(tag) }
 
+    /// The case whose tag is `name` (a hashed lookup, Strings compared as Strings), or `nil`.
+    package func caseIndex(ofTag name: String) -> Int? { index[name] }
+
     /// The case of the tag in `container` (its position in ``tags``), or -1 for an
     /// unknown tag when the union has an `@UnknownTag` case.
     ///
@@ -86,7 +89,7 @@ public final class _VettedUnionTable: Sendable {
             throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath, debugDescription: error.message, underlyingError: error))
         }
         let name = try container.decode(String.self, forKey: tagKey)
-        if let position = index[name] { return position }
+        if let position = caseIndex(ofTag: name) { return position }
         if hasFallback { return -1 }
         throw unknownTag(name, codingPath: container.codingPath + [tagKey])
     }

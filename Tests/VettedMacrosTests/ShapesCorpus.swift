@@ -28,6 +28,31 @@ import VettedMacros
     @UnknownTag case other(String)
 }
 
+/// More cases than a small table holds: the byte reader finds the tag by hash.
+@Vetted(tag: "type") enum WideEvent: Codable, Equatable {
+    case c0(TestCreated)
+    case c1(TestCreated)
+    case c2(TestCreated)
+    case c3(TestCreated)
+    case c4(TestCreated)
+    case c5(TestCreated)
+    case c6(TestCreated)
+    case c7(TestCreated)
+    case c8(TestCreated)
+    case c9(TestCreated)
+    case c10(TestCreated)
+    case c11(TestCreated)
+    case c12(TestCreated)
+    case c13(TestCreated)
+    case c14(TestCreated)
+    case c15(TestCreated)
+    case c16(TestCreated)
+    case c17(TestCreated)
+    case c18(TestCreated)
+    @Tag("listing.sold") case sold(TestSold)
+    @Tag("é") case accented(TestSold)
+}
+
 /// Defaults and aliases: a page of results as an API that renamed its keys sends it.
 @Vetted struct Page: Codable, Equatable {
     @Check(.range(1...100)) @Default(20) var limit: Int

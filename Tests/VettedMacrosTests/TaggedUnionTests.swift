@@ -133,6 +133,26 @@ import VettedTestSupport
         #expect(!decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "created", "id": 0, "name": "x"}"#.utf8)))
         #expect(ShapePath.bytes.outcome(TestEvent.self, #"{"type": "created", "id": 1, "type": "created", "name": "x"}"#) == .errors(["duplicateKey $.type"]))
     }
+
+    /// A union of more cases than a small table holds (before: the tape path), an escaped tag,
+    /// and a tag equal to a case's as a String but not in bytes: read straight from the bytes.
+    @Test func wideUnionsAndEscapedTagsAreReadStraightFromTheBytes() throws {
+        let decoder = VettedJSONDecoder()
+        let documents = [
+            #"{"type": "c17", "id": 1, "name": "x"}"#, #"{"type": "c\u0031", "id": 1, "name": "x"}"#,
+            #"{"type": "listing.sold", "id": 1, "price": 2}"#, #"{"type": "é", "id": 1, "price": 2}"#,
+            "{\"type\": \"e\u{0301}\", \"id\": 1, \"price\": 2}",
+        ]
+        for json in documents {
+            #expect(decoder.decodesDirectly(WideEvent.self, from: Data(json.utf8)), "\(json)")
+        }
+        #expect(try decoder.decode(WideEvent.self, from: Data(documents[1].utf8)) == .c1(TestCreated(id: 1, name: "x")))
+        #expect(try decoder.decode(WideEvent.self, from: Data(documents[4].utf8)) == .accented(TestSold(id: 1, price: 2)))
+        #expect(decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "cre\u0061ted", "id": 1, "name": "x"}"#.utf8)))
+        // An unknown tag, and a violation in a union's payload: still the tape path's.
+        #expect(!decoder.decodesDirectly(WideEvent.self, from: Data(#"{"type": "c99", "id": 1, "name": "x"}"#.utf8)))
+        #expect(ShapePath.bytes.outcome(WideEvent.self, #"{"type": "c99", "id": 1, "name": "x"}"#) == ShapePath.tape.outcome(WideEvent.self, #"{"type": "c99", "id": 1, "name": "x"}"#))
+    }
 }
 
 /// Every single mutation of an event, a page with defaults and aliases, and
@@ -173,6 +193,11 @@ import VettedTestSupport
         check(
             ListingEvent.self,
             base: Members(members: [("type", #""listing.sold""#), ("id", "1"), ("price", #""5""#), ("at", #""2020-01-01T00:00:00Z""#)]))
+    }
+
+    @Test func wideEvents() {
+        check(WideEvent.self, base: Members(members: [("type", #""c18""#), ("id", "1"), ("name", #""x""#)]))
+        check(WideEvent.self, base: Members(members: [("type", #""listing.sold""#), ("id", "1"), ("price", "2")]))
     }
 
     @Test func wrappedEvents() {

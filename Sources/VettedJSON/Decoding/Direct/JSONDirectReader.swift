@@ -259,22 +259,23 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     /// Opens a tagged union's object and reads its tag, which must be the first member
-    /// and spell one of the union's tags exactly (any other document is the tape path's).
-    /// Unions of more cases than a small table holds are the tape path's too, which
-    /// finds the tag by hash.
+    /// and spell one of the union's tags (any other document is the tape path's). A small
+    /// union's tags are compared as bytes; a larger union's, or a tag escaped or spelled
+    /// otherwise, is looked up by hash as a String, as the tape path looks it up.
     mutating func beginUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
-        guard table.tags.count <= SmallKeyTable.linearSearchLimit else { throw _VettedDirectMiss() }
         try open(UInt8(ascii: "{"))
         unionDepth += 1
         let tagKey = try key(table.tagKeyBytes)
         let token = try stringToken()
-        let range = token.first..<Swift.max(token.first, token.payload)
-        guard !token.has(JSONTape.needsDecoding) else { throw _VettedDirectMiss() }
         var found = -1
-        for (index, bytes) in table.tagBytes.enumerated() where bytes.count == range.count && reader.scannerState.bytesEqual(range, bytes.span) {
-            found = index
-            break
+        if !token.has(JSONTape.needsDecoding) && table.tags.count <= SmallKeyTable.linearSearchLimit {
+            let range = token.first..<Swift.max(token.first, token.payload)
+            for (index, bytes) in table.tagBytes.enumerated() where bytes.count == range.count && reader.scannerState.bytesEqual(range, bytes.span) {
+                found = index
+                break
+            }
         }
+        if found < 0 { found = caseIndex(ofTag: token, in: table) }
         guard found >= 0 else { throw _VettedDirectMiss() }
         if let content = table.contentKeyBytes {
             guard peek() == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
@@ -284,6 +285,12 @@ struct JSONDirectReader: _VettedArraySource {
             continuing = tagKey
         }
         return found
+    }
+
+    /// The case of a tag its bytes did not find: by hash, as a String (-1: none).
+    @inline(never)
+    private func caseIndex(ofTag token: JSONTape.Entry, in table: _VettedUnionTable) -> Int {
+        table.caseIndex(ofTag: document.string(token)) ?? -1
     }
 
     /// Closes an adjacently tagged union's object (an internally tagged one was closed by its payload).
