@@ -89,6 +89,7 @@ struct Vet {
 
     @Test func invalidInputGivesACompilerStyleDiagnosticAndExitOne() throws {
         let path = try Vet.temporaryFile(Array("{\"id\": 1,\n \"id\": 2}".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try Vet.run(["json", path])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
@@ -199,6 +200,7 @@ struct Vet {
 
     @Test func oversizeFileIsRefusedFromItsSize() throws {
         let path = try Vet.temporaryFile(Array(repeating: UInt8(ascii: " "), count: 4096))
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try Vet.run(["json", "--diagnostics", "json", "--max-bytes", "100", path])
         #expect(result.status == 1)
         #expect(try JSONParser().parse(result.stdout)["error"]?["code"] == "inputSizeLimitExceeded")

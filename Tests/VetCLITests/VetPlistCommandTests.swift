@@ -116,6 +116,7 @@ import VettedTestSupport
     func aFailedWriteIsExitSeventyFour() throws {
         let file = try Vet.temporaryFile(Array(#"{"a": [1, 2, 3]}"#.utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
+        defer { try? FileManager.default.removeItem(atPath: file) }
         for arguments in [["json", file], ["plist", "--format", "xml", "-"], ["plist", "-"]] {
             let result = try Vet.runIntoFullDisk(arguments, stdin: PlistWriter.binary(VetPlistCommandTests.sample))
             #expect(result.status == 74, "\(arguments)")
@@ -127,6 +128,7 @@ import VettedTestSupport
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
     func everyWriteToAFullDiskIsExitSeventyFour() throws {
         let file = try Vet.temporaryFile(Array("[1,]".utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
         defer { try? FileManager.default.removeItem(atPath: file) }
         for arguments in [["digest", file], ["json", "--diagnostics", "json", file], ["json", "--diagnostics", "json", file + ".missing"]] {
             let result = try Vet.runIntoFullDisk(arguments)
@@ -188,6 +190,7 @@ struct VetPlistAddressSpaceTests {
     @Test func aDeepWideXMLPlistReadsWithinThreeGigabytesOfAddressSpace() throws {
         let file = try Vet.temporaryFile(Self.deepAndWide)
         defer { try? FileManager.default.removeItem(atPath: file) }
+        defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(try Self.runCapped(file) == 0)  // before: killed (status 134) when an allocation failed
     }
 
@@ -195,6 +198,7 @@ struct VetPlistAddressSpaceTests {
         var value = PlistValue.array(Array(repeating: .bool(true), count: 1_000_000))
         for _ in 0..<499 { value = .array([value]) }
         let file = try Vet.temporaryFile(PlistWriter.binary(value))
+        defer { try? FileManager.default.removeItem(atPath: file) }
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(try Self.runCapped(file) == 0)
     }

@@ -254,6 +254,7 @@ import Vetted
     func inspectIntoAFullDiskIsExitSeventyFour() throws {
         let file = try Vet.temporaryFile(Self.longArchive(count: 100))
         defer { try? FileManager.default.removeItem(atPath: file) }
+        defer { try? FileManager.default.removeItem(atPath: file) }
         for arguments in [["archive", "inspect", file], ["archive", "inspect", "--format", "json", file], ["archive", "inspect", "--classes", file]] {
             let result = try Vet.runIntoFullDisk(arguments)
             #expect(result.status == 74, "\(arguments)")

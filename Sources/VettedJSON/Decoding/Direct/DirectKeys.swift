@@ -51,4 +51,17 @@ extension JSONDirectReader {
         if token.hasEscapes || token.needsRepair || token.nonASCII { object.unknownNeedsString = true }
         object.unknown.append(token.start..<token.end)
     }
+
+    /// A field met again. The same spelling is the parser's repeat (its error under `reject`).
+    /// Another spelling of the field is no repeat to the parser, so it is not asked: the tape
+    /// path reports both spellings (`duplicateKey`, naming them). Spellings not all ASCII
+    /// may be equal as Strings, and the parser decides.
+    @inline(never)
+    mutating func repeatedField(_ spelling: Int) -> _VettedDirectMiss {
+        let table = object.info.table
+        guard table.hasAliases, !table.hasNonASCIIName, spelling < 64, object.spellingsSeen & (1 << UInt64(spelling)) == 0 else {
+            return duplicateDoubt()
+        }
+        return _VettedDirectMiss()
+    }
 }

@@ -18,6 +18,8 @@ struct DirectObject {
     /// Whether a key in ``unknown`` is escaped or not all ASCII (later keys are then compared
     /// with them as Strings), and which of them are escaped, one bit each.
     var unknownNeedsString = false
+    /// With aliases: the spellings met so far, one bit each (the first 64).
+    var spellingsSeen: UInt64 = 0
     var unknownEscaped: UInt64 = 0
     /// The field being read, the spelling of its key, where its key's quote is and where
     /// its value starts (after the colon): for a violation's path and place.

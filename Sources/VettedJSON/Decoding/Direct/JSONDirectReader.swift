@@ -336,8 +336,9 @@ struct JSONDirectReader: _VettedArraySource {
             // A field twice (by one spelling or two): the tape path says which.
             let field = table.hasAliases ? table.field(ofSpelling: spelling) : spelling
             let bit: UInt64 = 1 << UInt64(field)
-            guard object.seen & bit == 0 else { throw duplicateDoubt() }
+            guard object.seen & bit == 0 else { throw repeatedField(spelling) }
             object.seen |= bit
+            if table.hasAliases && spelling < 64 { object.spellingsSeen |= 1 << UInt64(spelling) }
             object.hint = spelling + 1
             object.field = field
             object.spelling = spelling
