@@ -34,7 +34,7 @@ extension JSONDirectReader {
         let scanner = reader.scannerState
         let key = keyText(token).text
         for (index, other) in object.unknown.enumerated() {
-            let escaped = index < 64 && object.unknownEscaped & (1 << UInt64(index)) != 0
+            let escaped = index < 63 && object.unknownEscaped & (1 << UInt64(index)) != 0
             let text = String(
                 decoding: JSONReader.decodedKeyBytes(scanner, start: other.lowerBound, end: other.upperBound, needsDecoding: escaped),
                 as: UTF8.self)
@@ -47,8 +47,8 @@ extension JSONDirectReader {
             if tagText == key { throw _VettedDirectMiss() }
         }
         let index = object.unknown.count
-        if (token.hasEscapes || token.needsRepair) && index < 64 { object.unknownEscaped |= 1 << UInt64(index) }
-        if token.hasEscapes || token.needsRepair || token.nonASCII { object.unknownNeedsString = true }
+        if (token.hasEscapes || token.needsRepair) && index < 63 { object.unknownEscaped |= 1 << UInt64(index) }
+        if token.hasEscapes || token.needsRepair || token.nonASCII { object.unknownEscaped |= DirectObject.needsStringBit }
         object.unknown.append(token.start..<token.end)
     }
 

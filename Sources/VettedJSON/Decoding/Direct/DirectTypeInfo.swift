@@ -15,12 +15,14 @@ struct DirectObject {
     var hint = 0
     /// Keys that are no field, to find a repeat among them.
     var unknown: [Range<Int>] = []
-    /// Whether a key in ``unknown`` is escaped or not all ASCII (later keys are then compared
-    /// with them as Strings), and which of them are escaped, one bit each.
-    var unknownNeedsString = false
+    /// Which keys in ``unknown`` are escaped, one bit each (at most ``unknownKeyLimit``), and
+    /// in ``needsStringBit`` whether one is escaped or not all ASCII: later keys are then
+    /// compared with them as Strings.
+    var unknownEscaped: UInt64 = 0
+    static let needsStringBit: UInt64 = 1 << 63
+    var unknownNeedsString: Bool { unknownEscaped & Self.needsStringBit != 0 }
     /// With aliases: the spellings met so far, one bit each (the first 64).
     var spellingsSeen: UInt64 = 0
-    var unknownEscaped: UInt64 = 0
     /// The field being read, the spelling of its key, where its key's quote is and where
     /// its value starts (after the colon): for a violation's path and place.
     var field = -1

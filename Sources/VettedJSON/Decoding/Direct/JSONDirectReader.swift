@@ -325,26 +325,15 @@ struct JSONDirectReader: _VettedArraySource {
         let range = token.start..<token.end
         appendKey(range)
         let scanner = reader.scannerState
-        let table = object.info.table
         // An escaped key, or one not all ASCII, is compared as a String (canonical
         // equivalence), as the tape path and the parser compare it (`DirectKeys.swift`).
+        // (The table is read through `object` each time: a local would be retained.)
         let special = token.hasEscapes || token.needsRepair || token.nonASCII
-        var matched: Int?
-        if !special { matched = table.spelling(matching: range, in: scanner, hint: object.hint) }
-        if matched == nil && (special || table.hasNonASCIIName) { matched = try spelling(ofSpecialKey: token) }
-        if let spelling = matched {
-            // A field twice (by one spelling or two): the tape path says which.
-            let field = table.hasAliases ? table.field(ofSpelling: spelling) : spelling
-            let bit: UInt64 = 1 << UInt64(field)
-            guard object.seen & bit == 0 else { throw repeatedField(spelling) }
-            object.seen |= bit
-            if table.hasAliases && spelling < 64 { object.spellingsSeen |= 1 << UInt64(spelling) }
-            object.hint = spelling + 1
-            object.field = field
-            object.spelling = spelling
-            object.keyStart = token.start - 1
-            object.valueStart = scanner.offset
-            return field
+        if !special, let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
+            return try found(spelling, keyQuote: token.quote, valueStart: scanner.offset)
+        }
+        if special || object.info.table.hasNonASCIIName, let spelling = try spelling(ofSpecialKey: token) {
+            return try found(spelling, keyQuote: token.quote, valueStart: scanner.offset)
         }
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
         // pairwise; an object with more is left to the tape path (whose check is hashed).
@@ -357,6 +346,24 @@ struct JSONDirectReader: _VettedArraySource {
         if let tag = payloadTagKey, tag.level == outer.count, scanner.bytesEqual(tag.key, range) { throw _VettedDirectMiss() }
         object.unknown.append(range)
         return -1
+    }
+
+    /// The field of the member whose key is `spelling`: marked as met (a field met before is
+    /// a repeat, `repeatedField`), and where its key and value are.
+    @inline(__always)
+    private mutating func found(_ spelling: Int, keyQuote: Int, valueStart: Int) throws(_VettedDirectMiss) -> Int {
+        let hasAliases = object.info.table.hasAliases
+        let field = hasAliases ? object.info.table.field(ofSpelling: spelling) : spelling
+        let bit: UInt64 = 1 << UInt64(field)
+        guard object.seen & bit == 0 else { throw repeatedField(spelling) }
+        object.seen |= bit
+        if hasAliases && spelling < 64 { object.spellingsSeen |= 1 << UInt64(spelling) }
+        object.hint = spelling + 1
+        object.field = field
+        object.spelling = spelling
+        object.keyStart = keyQuote
+        object.valueStart = valueStart
+        return field
     }
 
     /// Every field this source offers is a member of the object.
