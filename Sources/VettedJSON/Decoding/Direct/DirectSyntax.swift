@@ -19,7 +19,8 @@ struct DirectContainer {
     /// For a violation's path: -1 an object (its key is its ``DirectObject``'s), else the index
     /// of the array's element being read.
     var step: Int
-    let isObject: Bool
+    /// An object's step stays -1; an array's counts up from 0.
+    var isObject: Bool { step < 0 }
     /// Offset of its opening bracket or brace.
     let start: Int
     /// Where its keys begin in ``JSONDirectReader/keyRanges``.
@@ -74,7 +75,7 @@ extension JSONDirectReader {
     /// Pushes the container just opened at `start`.
     @inline(__always)
     mutating func pushContainer(isObject: Bool, at start: Int) {
-        containers.append(DirectContainer(step: isObject ? -1 : 0, isObject: isObject, start: start, keyBase: keyCount, enclosing: boundary))
+        containers.append(DirectContainer(step: isObject ? -1 : 0, start: start, keyBase: keyCount, enclosing: boundary))
         boundary = DirectBoundary(offset: start + 1, counted: reader.valueCount, complete: 0)
     }
 
