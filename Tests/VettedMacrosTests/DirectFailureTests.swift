@@ -60,6 +60,33 @@ import VettedMacros
         #expect(emptyDirect && emptyError.offset == Self.offset(of: #""count""#, in: empty, after: second))
     }
 
+    /// A value read but not converted (before: the tape path read the document again): a number
+    /// its type cannot hold, a date string its strategy does not parse, a date of another kind.
+    @Test func aValueThatDoesNotConvertIsAnsweredStraightFromTheBytes() throws {
+        let second = Self.offset(of: "}, {", in: Self.document("count", nil)) + 3
+        let overflow = Self.document("count", "9223372036854775808")
+        let (overflowDirect, overflowError) = try failure(overflow)
+        #expect(overflowDirect)
+        #expect(
+            "\(overflowError.code) \(overflowError.path) \(overflowError.offset ?? -1)"
+                == "invalidValue $[1].count \(Self.offset(of: "9223372036854775808", in: overflow, after: second))")
+        #expect(overflowError.message == #""count": invalid value: Number 9223372036854775808 is not rep…"#)
+        let iso = VettedJSONDecoder()
+        iso.dateDecodingStrategy = .iso8601
+        for value in [#""yesterday""#, "42"] {
+            let json = Self.document("when", value).replacingOccurrences(of: "1533390784.5", with: #""2018-08-04T13:53:04Z""#)
+            let (direct, error) = try failure(json, iso)
+            #expect(direct, "\(value)")
+            #expect(error.path.description == "$[1].when")
+            #expect(error.offset == Self.offset(of: value, in: json, after: second))
+            let tape = VettedJSONDecoder()
+            tape.dateDecodingStrategy = .iso8601
+            tape.directDecoding = false
+            let tapeError = try #require(throws: DecodingError.self) { try tape.decode([DirectItem].self, from: Data(json.utf8)) }.vettedError
+            #expect(tapeError.map { "\($0.code) \($0.path) \($0.offset ?? -1) \($0.message)" } == "\(error.code) \(error.path) \(error.offset ?? -1) \(error.message)")
+        }
+    }
+
     @Test func aMissingFieldIsAnsweredStraightFromTheBytes() throws {
         let json = Self.document("label", nil)
         let (direct, error) = try failure(json)

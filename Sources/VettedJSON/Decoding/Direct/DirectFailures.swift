@@ -64,6 +64,28 @@ extension JSONDirectReader {
         return _VettedDirectMiss()
     }
 
+    /// A field's value read but not converted (a number its type cannot hold, a date string
+    /// its strategy does not parse): recorded as the tape path reports it (`dataCorrupted` at
+    /// the value, `description` in its words), with the reader put back at the value's start
+    /// (and its count of values before it), so that the rest is read as after a mismatch.
+    @inline(never)
+    mutating func unconverted(at start: Int, counted: Int, _ description: String) -> _VettedDirectMiss {
+        guard failure == nil, unionDepth == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
+            return _VettedDirectMiss()
+        }
+        reader.scannerState.offset = start
+        reader.valueCount = counted
+        failure = DirectFailure(error: .dataCorrupted(.init(codingPath: path, debugDescription: description)), offset: start, valuePending: true)
+        return _VettedDirectMiss()
+    }
+
+    /// A number `type` cannot hold, in the tape path's words.
+    @inline(never)
+    mutating func unrepresentable<I>(_ type: I.Type, _ token: JSONTape.Entry, at start: Int, counted: Int) -> _VettedDirectMiss {
+        let description = "Number \(Excerpt.escape(document.literal(token), maximumBytes: 32)) is not representable in \(I.self)."
+        return unconverted(at: start, counted: counted, description)
+    }
+
     /// A required field that never came (its object has just closed): recorded as the tape path reports it.
     @inline(never)
     mutating func recordMissing(_ field: Int) -> _VettedDirectMiss {

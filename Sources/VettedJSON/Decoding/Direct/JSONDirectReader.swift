@@ -134,7 +134,7 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     /// A number value's token.
-    private mutating func numberToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
+    mutating func numberToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
         let byte = peek()
         guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { throw valueDoubt() }
         do {
@@ -203,8 +203,13 @@ struct JSONDirectReader: _VettedArraySource {
         let date: Date
         switch document.date {
         case .iso8601:
+            if let kind = kindAhead(), kind != .string { throw mismatch(String.self, found: kind) }
+            let start = reader.scannerState.offset
+            let counted = reader.valueCount
             let token = try stringToken()
-            guard let parsed = document.iso8601Date(token) else { throw _VettedDirectMiss() }
+            guard let parsed = document.iso8601Date(token) else {
+                throw unconverted(at: start, counted: counted, "Expected date string to be ISO8601-formatted.")
+            }
             date = parsed
         case .secondsSince1970:
             date = Date(timeIntervalSince1970: try double())
@@ -432,7 +437,10 @@ struct JSONDirectReader: _VettedArraySource {
 
     mutating func read(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> Int {
         if let kind = kindAhead(), kind != .number { throw mismatch(Int.self, found: kind) }
-        let value = try integer()
+        let start = reader.scannerState.offset
+        let counted = reader.valueCount
+        let token = try numberToken()
+        guard let value = document.integer(Int.self, token) else { throw unrepresentable(Int.self, token, at: start, counted: counted) }
         try check(value, typed: object.info.intRules, field)
         return value
     }
