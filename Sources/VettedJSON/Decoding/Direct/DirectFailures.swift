@@ -79,11 +79,11 @@ extension JSONDirectReader {
         return _VettedDirectMiss()
     }
 
-    /// A number `type` cannot hold, in the tape path's words.
+    /// The number just read (`token`, one value counted), which `type` cannot hold, in the tape path's words.
     @inline(never)
-    mutating func unrepresentable<I>(_ type: I.Type, _ token: JSONTape.Entry, at start: Int, counted: Int) -> _VettedDirectMiss {
+    mutating func unrepresentable<I>(_ type: I.Type, _ token: JSONTape.Entry) -> _VettedDirectMiss {
         let description = "Number \(Excerpt.escape(document.literal(token), maximumBytes: 32)) is not representable in \(I.self)."
-        return unconverted(at: start, counted: counted, description)
+        return unconverted(at: token.first, counted: reader.valueCount - 1, description)
     }
 
     /// A required field that never came (its object has just closed): recorded as the tape path reports it.

@@ -122,6 +122,13 @@ struct JSONDirectReader: _VettedArraySource {
     /// A string value's token, validated as the parser validates it.
     mutating func stringToken() throws(_VettedDirectMiss) -> JSONTape.Entry {
         guard peek() == UInt8(ascii: "\"") else { throw valueDoubt() }
+        return try stringTokenAtQuote()
+    }
+
+    /// A string value's token, the scanner at its quote (counted as a value: a caller that
+    /// goes back to the quote takes one off the count).
+    @inline(__always)
+    mutating func stringTokenAtQuote() throws(_VettedDirectMiss) -> JSONTape.Entry {
         do {
             try reader.countValue(at: reader.scannerState.offset)
             let token = try reader.scanString()
@@ -203,12 +210,10 @@ struct JSONDirectReader: _VettedArraySource {
         let date: Date
         switch document.date {
         case .iso8601:
-            if let kind = kindAhead(), kind != .string { throw mismatch(String.self, found: kind) }
-            let start = reader.scannerState.offset
-            let counted = reader.valueCount
-            let token = try stringToken()
+            guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
+            let token = try stringTokenAtQuote()
             guard let parsed = document.iso8601Date(token) else {
-                throw unconverted(at: start, counted: counted, "Expected date string to be ISO8601-formatted.")
+                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, "Expected date string to be ISO8601-formatted.")
             }
             date = parsed
         case .secondsSince1970:
@@ -437,10 +442,8 @@ struct JSONDirectReader: _VettedArraySource {
 
     mutating func read(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> Int {
         if let kind = kindAhead(), kind != .number { throw mismatch(Int.self, found: kind) }
-        let start = reader.scannerState.offset
-        let counted = reader.valueCount
         let token = try numberToken()
-        guard let value = document.integer(Int.self, token) else { throw unrepresentable(Int.self, token, at: start, counted: counted) }
+        guard let value = document.integer(Int.self, token) else { throw unrepresentable(Int.self, token) }
         try check(value, typed: object.info.intRules, field)
         return value
     }
