@@ -3,8 +3,8 @@ import Foundation
 import VettedDecoding
 import VettedRules
 
-// Structural errors met straight from the bytes: a field's value of the wrong kind,
-// a required field that never came. The tape path parses the whole document first
+// Structural errors met straight from the bytes: a field's value of the wrong kind
+// or that does not convert, a required field that never came. The tape path parses the whole document first
 // (a syntax error anywhere is its answer), then reads each object's fields in
 // declaration order and each array's elements in order, and stops at its first
 // structural error. So such an error found here is the call's answer once the rest
@@ -82,7 +82,7 @@ extension JSONDirectReader {
     /// The number just read (`token`, one value counted), which `type` cannot hold, in the tape path's words.
     @inline(never)
     mutating func unrepresentable<I>(_ type: I.Type, _ token: JSONTape.Entry) -> _VettedDirectMiss {
-        let description = "Number \(Excerpt.escape(document.literal(token), maximumBytes: 32)) is not representable in \(I.self)."
+        let description = TapeDecoder.notRepresentable(document.literal(token), in: I.self)
         return unconverted(at: token.first, counted: reader.valueCount - 1, description)
     }
 

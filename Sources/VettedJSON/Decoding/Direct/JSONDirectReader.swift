@@ -19,7 +19,8 @@ import VettedRules
 // tested error for error), or is decoded by the tape path itself. Only a miss
 // costs one more linear pass: a key equal to a field's spelling as a String but
 // not in bytes (`DirectKeys.swift`), a union the reader leaves to the tape, a
-// value that does not convert.
+// value that does not convert other than an integer or an ISO 8601 date
+// (those are recorded as a wrong kind is, `DirectFailures.swift`).
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
@@ -213,7 +214,7 @@ struct JSONDirectReader: _VettedArraySource {
             guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
             let token = try stringTokenAtQuote()
             guard let parsed = document.iso8601Date(token) else {
-                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, "Expected date string to be ISO8601-formatted.")
+                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, TapeDecoder.notISO8601)
             }
             date = parsed
         case .secondsSince1970:

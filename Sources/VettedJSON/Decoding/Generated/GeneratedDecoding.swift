@@ -209,7 +209,7 @@ extension TapeDecoder {
             let entry = document.entry(index)
             guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
             guard let parsed = document.iso8601Date(entry) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "Expected date string to be ISO8601-formatted."))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: TapeDecoder.notISO8601))
             }
             date = parsed
         case .deferredToDate, .formatted, .custom:

@@ -225,8 +225,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let entry = document.entry(index)
         guard entry.kind == .number else { throw mismatch(I.self, entry, codingPath()) }
         guard let integer = document.integer(I.self, entry) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(document.literal(entry), maximumBytes: 32)) is not representable in \(I.self)."))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: Self.notRepresentable(document.literal(entry), in: I.self)))
         }
         return integer
     }
@@ -237,7 +236,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .number:
             guard let double = document.double(entry) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(document.literal(entry), maximumBytes: 32)) is not representable in Double."))
+                    .init(codingPath: codingPath(), debugDescription: Self.notRepresentable(document.literal(entry), in: Double.self)))
             }
             return double
         case .string:
@@ -267,7 +266,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let number = JSONNumber(validatedLiteral: document.literal(entry))
         guard let decimal = try? number.decimalValue else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath(), debugDescription: "Number \(Excerpt.escape(number.literal, maximumBytes: 32)) is not representable in Decimal."))
+                .init(codingPath: codingPath(), debugDescription: Self.notRepresentable(number.literal, in: Decimal.self)))
         }
         return decimal
     }
@@ -296,7 +295,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
             let entry = document.entry(current)
             guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath) }
             guard let date = document.iso8601Date(entry) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.notISO8601))
             }
             return date
         case .formatted(let formatter):
@@ -324,6 +323,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
             return try decode(self)
         }
     }
+
+    /// Foundation's words for a number `type` cannot hold (both readers' one wording).
+    static func notRepresentable<T>(_ literal: String, in type: T.Type) -> String {
+        "Number \(Excerpt.escape(literal, maximumBytes: 32)) is not representable in \(T.self)."
+    }
+
+    /// Foundation's words for a date string `.iso8601` does not parse (both readers' one wording).
+    static let notISO8601 = "Expected date string to be ISO8601-formatted."
 
     func mismatch(
         _ type: Any.Type, _ entry: JSONTape.Entry, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
