@@ -147,9 +147,17 @@ struct ArchiveCommand: ParsableCommand {
                 // The class by name and by the index of its class dictionary, whose own
                 // value holds `$classes`: a chain is written once, not once per instance
                 // (60,000 instances of one 40,000-name class were 154 MB of output).
-                if let info = try? infos[index].get(), let uid = try? graph.classUID(ofObject: index) {
+                // An instance whose class cannot be read says so: `"class": null` and the reason.
+                switch infos.indices.contains(index) ? infos[index] : .success(nil) {
+                case .success(nil):
+                    break
+                case .success(let info?):
                     entry["class"] = .string(info.name)
-                    entry["classObject"] = .number(JSONNumber(uid))
+                    // The UID its class was read through: `allClassInfo` read it without error.
+                    if let uid = try? graph.classUID(ofObject: index) { entry["classObject"] = .number(JSONNumber(uid)) }
+                case .failure(let error):
+                    entry["class"] = .null
+                    entry["classError"] = .string(error.message)
                 }
                 entry["value"] = PlistCommand.json(object)
                 try output.append((index == 0 ? "[" : ",") + "\n    ")

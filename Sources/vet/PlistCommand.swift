@@ -63,6 +63,11 @@ struct PlistCommand: ParsableCommand {
         }
     }
 
+    /// A real as a JSON number; one JSON cannot hold as a marked string ("nan", "inf", "-inf").
+    static func number(_ real: Double) -> JSONValue {
+        JSONNumber(real).map(JSONValue.number) ?? .string(real.isNaN ? "nan" : real < 0 ? "-inf" : "inf")
+    }
+
     /// The JSON form of a property list (iterative: no depth can overflow the stack).
     static func json(_ root: PlistValue) -> JSONValue {
         let json = root.folded(
@@ -73,13 +78,14 @@ struct PlistCommand: ParsableCommand {
                 case .string(let string): return .string(string)
                 case .data(let data): return .string(data.base64EncodedString())
                 case .date(let date):
-                    // Seconds since 1970 for a date ISO 8601 cannot write (beyond years 1 to 9999).
-                    let text = try? PlistWriter.xmlDateText(date)
-                    return text.map(JSONValue.string) ?? JSONNumber(date.timeIntervalSince1970).map(JSONValue.number) ?? .null
+                    // Seconds since 1970 for a date ISO 8601 cannot write (beyond years 1 to 9999);
+                    // one that is no finite number (the readers refuse it) named as a real is.
+                    if let text = try? PlistWriter.xmlDateText(date) { return .string(text) }
+                    return number(date.timeIntervalSince1970)
                 case .uid(let uid): return ["CF$UID": .number(JSONNumber(uid))]
-                case .integer(let integer): return .number(JSONNumber(literal: integer.description) ?? JSONNumber(0))
-                case .real(let real):
-                    return JSONNumber(real).map(JSONValue.number) ?? .string(real.isNaN ? "nan" : real < 0 ? "-inf" : "inf")
+                case .integer(.signed(let integer)): return .number(JSONNumber(integer))
+                case .integer(.unsigned(let integer)): return .number(JSONNumber(integer))
+                case .real(let real): return number(real)
                 }
             },
             array: { .array($0) },

@@ -341,6 +341,23 @@ import Vetted
         #expect(document["defectsOmitted"] == 4_900)
     }
 
+    /// An instance whose class cannot be read says so in the JSON as the text does ("(no valid
+    /// $class)"): `"class": null` and the reason, never a silently missing member.
+    @Test func anInstanceWhoseClassCannotBeReadSaysWhy() throws {
+        let bytes = Self.archive(top: .dictionary(["root": .uid(1)]), objects: [.dictionary(["$class": .uid(77)]), .string("x")])
+        let json = try Vet.run(["archive", "inspect", "--format", "json", "-"], stdin: bytes)
+        #expect(json.status == 1)
+        let lines = json.stdout.split(separator: "\n")
+        let document = try JSONParser().parse(lines.dropLast().joined(separator: "\n"))
+        let object = try #require(document["objects"]?[1])
+        #expect(object["class"] == .null)
+        #expect(object["classError"] == "object 1: $class is not a UID of an object in the archive")
+        // An object that is no instance has no class, and says nothing of one.
+        #expect(document["objects"]?[2]?["class"] == nil)
+        let text = try Vet.run(["archive", "inspect", "-"], stdin: bytes)
+        #expect(text.stdout.contains("#1 (no valid $class)\n"))
+    }
+
     /// An instance names its class and the index of its class dictionary; the chain of
     /// `$classes` is written once, in that dictionary (once per instance, 60,000 instances
     /// of a 40,000-name class were 154 MB of JSON from a 1.5 MB archive).

@@ -87,6 +87,88 @@ import VettedMacros
         }
     }
 
+    /// The exact error of `json` through the byte reader, that it was answered there, and the tape path's.
+    func bothWays(_ json: String, _ configure: (VettedJSONDecoder) -> Void = { _ in }) throws -> (direct: Bool, bytes: String, tape: String) {
+        func line(_ error: VettedError?) -> String { error.map { "\($0.code) \($0.path) \($0.offset ?? -1) \($0.message)" } ?? "none" }
+        let decoder = VettedJSONDecoder()
+        configure(decoder)
+        let (direct, error) = try failure(json, decoder)
+        let tape = VettedJSONDecoder()
+        configure(tape)
+        tape.directDecoding = false
+        let tapeError = try #require(throws: DecodingError.self) { try tape.decode([DirectItem].self, from: Data(json.utf8)) }
+        return (direct, line(error), line(tapeError.vettedError))
+    }
+
+    /// A raw value no case has (a field, an element of a field's array, String and Int raw
+    /// values), and an enum's value of another kind: before, the tape path read the document again.
+    @Test func anEnumValueNoCaseHasIsAnsweredStraightFromTheBytes() throws {
+        let second = Self.offset(of: "}, {", in: Self.document("count", nil)) + 3
+        for (key, value, needle, path) in [
+            ("kind", #""zz""#, #""zz""#, "$[1].kind"), ("kinds", #"["a", "zz"]"#, #""zz""#, "$[1].kinds[1]"),
+            ("level", "7", "7,", "$[1].level"), ("levels", "[1, 9]", "9]", "$[1].levels[1]"),
+        ] {
+            let json = Self.document(key, value)
+            let (direct, bytes, tape) = try bothWays(json)
+            #expect(direct, "\(key)")
+            #expect(bytes == tape, "\(key)")
+            let field = path.hasSuffix("]") ? "" : "\"\(key)\": "
+            #expect(bytes == "invalidValue \(path) \(Self.offset(of: needle, in: json, after: second)) \(field)not one of the allowed values")
+        }
+        for (key, value, code) in [("kind", "3", "typeMismatch"), ("kinds", #"["a", 3]"#, "typeMismatch"), ("level", #""high""#, "typeMismatch")] {
+            let (direct, bytes, tape) = try bothWays(Self.document(key, value))
+            #expect(direct && bytes == tape && bytes.hasPrefix(code), "\(key): \(bytes)")
+        }
+    }
+
+    /// A Double, an element of a field's array and a date read as seconds, of another kind or
+    /// out of range; a non-conforming float's name read as a Double, and as a date (no finite
+    /// number of seconds): answered straight from the bytes, as the tape path answers.
+    @Test func aNumberThatIsNoneIsAnsweredStraightFromTheBytes() throws {
+        let second = Self.offset(of: "}, {", in: Self.document("count", nil)) + 3
+        for (key, value, code) in [
+            ("ratio", #""x""#, "typeMismatch"), ("ratio", "1e400", "invalidValue"), ("ratios", #"[1, "x"]"#, "typeMismatch"),
+            ("numbers", "[1, 2.5]", "invalidValue"), ("tags", "[1]", "typeMismatch"), ("flags", "[true, 0]", "typeMismatch"), ("when", "true", "typeMismatch"),
+        ] {
+            let json = Self.document(key, value)
+            let (direct, bytes, tape) = try bothWays(json)
+            #expect(direct, "\(key) \(value)")
+            #expect(bytes == tape, "\(key) \(value)")
+            #expect(bytes.hasPrefix(code), "\(key) \(value): \(bytes)")
+        }
+        let floats = { (decoder: VettedJSONDecoder) in
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        }
+        let named = Self.document("ratio", #""-Infinity""#)
+        let decoder = VettedJSONDecoder()
+        floats(decoder)
+        #expect(decoder.decodesDirectly([DirectItem].self, from: Data(named.utf8)))
+        #expect(try decoder.decode([DirectItem].self, from: Data(named.utf8))[1].ratio == -.infinity)
+        let never = Self.document("when", #""Infinity""#)
+        let (direct, bytes, tape) = try bothWays(never, floats)
+        #expect(direct && bytes == tape)
+        #expect(bytes == "nonFiniteDate $[1].when \(Self.offset(of: #""Infinity""#, in: never, after: second)) the date is not a finite number of seconds")
+        let other = Self.document("ratio", #""Inf""#)
+        let (otherDirect, otherBytes, otherTape) = try bothWays(other, floats)
+        #expect(otherDirect && otherBytes == otherTape && otherBytes.hasPrefix("typeMismatch $[1].ratio \(Self.offset(of: #""Inf""#, in: other, after: second))"))
+    }
+
+    /// An object with many keys that are no field (before: past 16 of them, the tape path read
+    /// the document again): read here, a repeat among them the parser's error, in one pass.
+    @Test func manyUnknownKeysAreReadStraightFromTheBytes() throws {
+        let extra = (0..<40).map { #""x\#($0)": \#($0)"# }.joined(separator: ", ")
+        let json = Self.document("count", "5").replacingOccurrences(of: #""other": {}}]"#, with: #""other": {}, \#(extra)}]"#)
+        let decoder = VettedJSONDecoder()
+        #expect(decoder.decodesDirectly([DirectItem].self, from: Data(json.utf8)))
+        #expect(try decoder.decode([DirectItem].self, from: Data(json.utf8)).count == 2)
+        for repeated in [#""x3": 0"#, #""\u0078\u0033": 0"#] {
+            let twice = json.replacingOccurrences(of: #""x39": 39}]"#, with: #""x39": 39, \#(repeated)}]"#)
+            let (direct, error) = try failure(twice)
+            #expect(direct, "\(repeated)")
+            #expect("\(error.code) \(error.path) \(error.offset ?? -1)" == "duplicateKey $[1].x3 \(Self.offset(of: repeated, in: twice))")
+        }
+    }
+
     @Test func aMissingFieldIsAnsweredStraightFromTheBytes() throws {
         let json = Self.document("label", nil)
         let (direct, error) = try failure(json)

@@ -257,7 +257,10 @@ enum GenCorpus {
         let document = Data(#"{"inner": {"site": "https://example.com/a"}, "count": 2}"#.utf8)
         #expect(throws: Never.self) { try decoder.decode(PlannedOuter.self, from: document) }
         #expect((try? decoder.decode(PlannedOuter.self, from: document))?.inner.site.host == "example.com")
+        // Under `convertFromSnakeCase` too (`DirectSnakeCaseTests`); not under a `custom` strategy.
         decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(decoder.plansDirectDecoding(DirectItem.self))
+        decoder.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") as any CodingKey }
         #expect(!decoder.plansDirectDecoding(DirectItem.self))
     }
 

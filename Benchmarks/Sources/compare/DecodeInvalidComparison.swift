@@ -41,6 +41,7 @@ struct DecodeInvalidThroughput: ParsableCommand {
             ("duplicate-key", try nearEnd(#""sold"\s*:\s*(true|false)\s*,\s*"#, #""sold": $1, "sold": $1, "#)),
             ("rule-violation", try nearEnd(#""price"\s*:\s*"[^"]*""#, #""price": "-1""#)),
             ("bad-date", try nearEnd(#""created"\s*:\s*"[^"]*""#, #""created": "yesterday""#)),
+            ("bad-enum", try nearEnd(#""tags"\s*:\s*\["#, #""tags": ["bogus", "#)),
             ("relation", try nearEnd(#""last_updated"\s*:\s*"[^"]*""#, #""last_updated": "2000-01-01T00:00:00Z""#)),
             ("violation-in-every-listing", text.replacingOccurrences(of: #""price"\s*:\s*"[^"]*""#, with: #""price": "-1""#, options: .regularExpression)),
         ]

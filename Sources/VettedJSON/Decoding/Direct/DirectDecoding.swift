@@ -20,8 +20,17 @@ enum DecodePlan {
     /// The plan for `T` under `options`: at most two conformance lookups and a
     /// walk over the types `T` reaches. The decoder keeps it (``VettedJSONDecoder/plan(for:options:)``)
     /// until an option changes.
+    /// Under `convertFromSnakeCase` the reader converts each key with an underscore as the
+    /// tape path does (`DirectKeys.swift`); a union's tag key, and a `custom` strategy's
+    /// keys, are the tape path's.
     static func of<T>(_ type: T.Type, options: VettedJSONDecoder.Options) -> DecodePlan {
-        guard case .useDefaultKeys = options.keyDecodingStrategy, options.directDecoding else { return .tape }
+        guard options.directDecoding else { return .tape }
+        let convertsKeys: Bool
+        switch options.keyDecodingStrategy {
+        case .useDefaultKeys: convertsKeys = false
+        case .convertFromSnakeCase: convertsKeys = true
+        case .custom: return .tape
+        }
         switch options.dateDecodingStrategy {
         case .formatted, .custom: return .tape
         case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970: break
@@ -29,9 +38,9 @@ enum DecodePlan {
         let root: any _VettedDecodable.Type
         let isArray: Bool
         if let union = T.self as? any _VettedUnion.Type {
-            return unionPlan(union, isArray: false)
+            return convertsKeys ? .tape : unionPlan(union, isArray: false)
         } else if let array = T.self as? any DirectTopLevelUnionArray.Type {
-            return unionPlan(array.unionType, isArray: true)
+            return convertsKeys ? .tape : unionPlan(array.unionType, isArray: true)
         } else if let generated = T.self as? any _VettedDecodable.Type {
             (root, isArray) = (generated, false)
         } else if let array = T.self as? any DirectTopLevelArray.Type {

@@ -19,8 +19,13 @@ struct DirectFailure {
     let error: DecodingError
     /// Where the tape path locates it.
     let offset: Int
-    /// The failing value is still ahead (a mismatch); else its object has just closed (a missing field).
-    let valuePending: Bool
+    /// Where the reader is: before the failing value (a mismatch), just past its object (a
+    /// missing field), or inside an object whose other members are still ahead (an unknown tag).
+    let resume: Resume
+
+    enum Resume {
+        case valueAhead, objectClosed, membersAhead
+    }
 }
 
 extension JSONDirectReader {
@@ -45,7 +50,7 @@ extension JSONDirectReader {
         _ type: Any.Type, found: JSONTape.Kind?, expected: JSONTape.Kind? = nil, nullIsMismatch: Bool = false
     ) -> _VettedDirectMiss {
         guard let found else { return syntaxDoubt() }
-        guard failure == nil, unionDepth == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
+        guard failure == nil, adjacentUnions == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         let start = reader.scannerState.offset
@@ -60,7 +65,7 @@ extension JSONDirectReader {
         let words = expected.map { TapeDecoder.containerExpected($0, found: found) }
         failure = DirectFailure(
             error: TapeDecoder.mismatch(type, found: found, path, expected: words, nullIsMismatch: nullIsMismatch), offset: offset,
-            valuePending: true)
+            resume: .valueAhead)
         return _VettedDirectMiss()
     }
 
@@ -70,13 +75,36 @@ extension JSONDirectReader {
     /// (and its count of values before it), so that the rest is read as after a mismatch.
     @inline(never)
     mutating func unconverted(at start: Int, counted: Int, _ description: String) -> _VettedDirectMiss {
-        guard failure == nil, unionDepth == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
+        unconverted(at: start, counted: counted) { .dataCorrupted(.init(codingPath: $0, debugDescription: description)) }
+    }
+
+    /// ``unconverted(at:counted:_:)`` with the error `error` makes for the value's path.
+    @inline(never)
+    mutating func unconverted(at start: Int, counted: Int, _ error: ([any CodingKey]) -> DecodingError) -> _VettedDirectMiss {
+        guard failure == nil, adjacentUnions == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         reader.scannerState.offset = start
         reader.valueCount = counted
-        failure = DirectFailure(error: .dataCorrupted(.init(codingPath: path, debugDescription: description)), offset: start, valuePending: true)
+        failure = DirectFailure(error: error(path), offset: start, resume: .valueAhead)
         return _VettedDirectMiss()
+    }
+
+    /// A date whose strategy gives no finite number of seconds (a non-conforming float read as
+    /// one), which starts at `start`: the tape path's `nonFiniteDate`.
+    @inline(never)
+    mutating func nonFiniteDate(at start: Int, counted: Int) -> _VettedDirectMiss {
+        unconverted(at: start, counted: counted) { path in
+            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: path), message: TapeDecoder.nonFiniteDate)
+            return .dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+        }
+    }
+
+    /// A raw value no case of `E` has (`text`, as the value's own words quote it), which starts at `start`:
+    /// `init(from:)`'s error, as the tape path reports it.
+    @inline(never)
+    mutating func notACase<E>(_ type: E.Type, _ text: String, at start: Int, counted: Int, kind: String) -> _VettedDirectMiss {
+        unconverted(at: start, counted: counted, "Cannot initialize \(E.self) from invalid \(kind) value \(text)")
     }
 
     /// The number just read (`token`, one value counted), which `type` cannot hold, in the tape path's words.
@@ -86,11 +114,30 @@ extension JSONDirectReader {
         return unconverted(at: token.first, counted: reader.valueCount - 1, description)
     }
 
+    /// A tag no case of the union has (`token`, the tag key at `tagKey`), with no `@UnknownTag`
+    /// case: recorded as the tape path reports it (`unknownTag` at the tag's value), and the
+    /// rest of the union's object is read as an object of no fields. Inside another union, or
+    /// with a fallback case, a miss.
+    @inline(never)
+    mutating func unknownTag(_ token: JSONTape.Entry, in table: _VettedUnionTable, tagKey: Range<Int>) -> _VettedDirectMiss {
+        guard !table.hasFallback, failure == nil, unionDepth == 1,
+            let path = try? codingPath(appending: table.tag, containers: containers.count - 1)
+        else { return _VettedDirectMiss() }
+        failure = DirectFailure(error: table.unknownTag(document.string(token), codingPath: path), offset: token.first - 1, resume: .membersAhead)
+        if table.contentKeyBytes != nil { adjacentUnions -= 1 }
+        outer.append(object)
+        object = DirectObject(info: .none)
+        object.members = 1
+        object.openOffset = containers.last?.start ?? 0
+        object.unknown.append(tagKey)
+        return _VettedDirectMiss()
+    }
+
     /// A required field that never came (its object has just closed): recorded as the tape path reports it.
     @inline(never)
     mutating func recordMissing(_ field: Int) -> _VettedDirectMiss {
         let table = object.info.table
-        guard failure == nil, unionDepth == 0, table.keys.indices.contains(field), let path = try? codingPath(appending: nil) else {
+        guard failure == nil, adjacentUnions == 0, table.keys.indices.contains(field), let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         // The object's opening brace; an empty object is placed at the key it is the value of, if any.
@@ -101,7 +148,7 @@ extension JSONDirectReader {
         let key = table.keys[field]
         let error = DecodingError.keyNotFound(
             key, .init(codingPath: path, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
-        failure = DirectFailure(error: error, offset: offset, valuePending: false)
+        failure = DirectFailure(error: error, offset: offset, resume: .objectClosed)
         return _VettedDirectMiss()
     }
 
@@ -110,7 +157,7 @@ extension JSONDirectReader {
     /// another error may come first in the tape path's order. The rest is read in that case
     /// too: a syntax error there is still the call's answer (``syntaxError()``).
     mutating func failureOutcome() -> (any Error)? {
-        guard let failure, unionDepth == 0 else { return nil }
+        guard let failure, adjacentUnions == 0 else { return nil }
         // Fail-fast: a violation recorded before may come first in the tape path's order.
         // So may a relation of an open object, which the tape path checks once both its fields are read.
         var decidable = true
@@ -118,10 +165,10 @@ extension JSONDirectReader {
             decidable = violations.isEmpty && omitted == 0 && object.info.relations.isEmpty && outer.allSatisfy({ $0.info.relations.isEmpty })
         }
         do throws(_VettedDirectMiss) {
-            if failure.valuePending {
-                try skipValue()
-            } else {
-                object = outer.popLast() ?? DirectObject(info: .none)
+            switch failure.resume {
+            case .valueAhead: try skipValue()
+            case .objectClosed: object = outer.popLast() ?? DirectObject(info: .none)
+            case .membersAhead: break
             }
             while let step = containers.last?.step {
                 if step < 0 {

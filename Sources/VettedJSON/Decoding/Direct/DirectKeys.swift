@@ -15,13 +15,18 @@ extension JSONDirectReader {
         return (bytes, String(decoding: bytes, as: UTF8.self))
     }
 
-    /// The spelling an escaped or non-ASCII key names, or `nil` (a key that is no field).
+    /// The spelling an escaped or non-ASCII key names, or `nil` (a key that is no field);
+    /// under `convertFromSnakeCase`, the key as the strategy converts it.
     /// A key equal to a spelling as a String but not in its decoded bytes (another
     /// normalization) is left to the tape path, whose paths name the document's spelling.
     @inline(never)
     mutating func spelling(ofSpecialKey token: JSONReader.StringToken) throws(_VettedDirectMiss) -> Int? {
         let table = object.info.table
-        let key = keyText(token)
+        var key = keyText(token)
+        if snakeCaseKeys {
+            let converted = SnakeCase.toCamelCase(key.text)
+            key = (Array(converted.utf8), converted)
+        }
         guard let spelling = table.spelling(of: key.text) else { return nil }
         guard table.bytes.indices.contains(spelling), table.bytes[spelling] == key.bytes else { throw _VettedDirectMiss() }
         return spelling
@@ -50,6 +55,33 @@ extension JSONDirectReader {
         if (token.hasEscapes || token.needsRepair) && index < 63 { object.unknownEscaped |= 1 << UInt64(index) }
         if token.hasEscapes || token.needsRepair || token.nonASCII { object.unknownEscaped |= DirectObject.needsStringBit }
         object.unknown.append(token.start..<token.end)
+    }
+
+    /// Records a key that is no field once the object has ``DirectObject/unknownKeyLimit`` of
+    /// them: every unknown key, decoded, in a set of Strings (which compares as the parser does),
+    /// so that a repeat is the parser's duplicate however many keys come.
+    @inline(never)
+    mutating func recordManyUnknown(_ token: JSONReader.StringToken) throws(_VettedDirectMiss) {
+        let scanner = reader.scannerState
+        if object.unknownSet == nil {
+            var set = Set<String>(minimumCapacity: 2 * DirectObject.unknownKeyLimit)
+            for (index, other) in object.unknown.enumerated() {
+                let escaped = index < 63 && object.unknownEscaped & (1 << UInt64(index)) != 0
+                set.insert(
+                    String(
+                        decoding: JSONReader.decodedKeyBytes(scanner, start: other.lowerBound, end: other.upperBound, needsDecoding: escaped),
+                        as: UTF8.self))
+            }
+            object.unknownSet = set
+        }
+        let key = keyText(token).text
+        guard object.unknownSet?.insert(key).inserted == true else { throw duplicateDoubt() }
+        if let tag = payloadTagKey, tag.level == outer.count {
+            let tagText = String(
+                decoding: JSONReader.decodedKeyBytes(scanner, start: tag.key.lowerBound, end: tag.key.upperBound, needsDecoding: false),
+                as: UTF8.self)
+            if tagText == key { throw _VettedDirectMiss() }
+        }
     }
 
     /// A field met again. The same spelling is the parser's repeat (its error under `reject`).

@@ -63,11 +63,16 @@ extension JSONDirectReader {
     /// Skips the value of a key that is no field (or, after a structural error, any value), with
     /// every check the parser makes. Bytes it refuses are resumed at the value's start, so a
     /// long value is not read twice.
+    /// A closer where the value should be (`[1,]`) is resumed at the last boundary instead, so
+    /// that the parser reads the comma before it and names the trailing comma.
     mutating func skipValue() throws(_VettedDirectMiss) {
+        let first = peek()
         let start = reader.scannerState.offset
         let counted = reader.valueCount
         do { try reader.skipEmbeddedValue(below: depth) } catch {
-            skippedValue = DirectBoundary(offset: start, counted: counted, complete: 0)
+            if first != UInt8(ascii: "]") && first != UInt8(ascii: "}") {
+                skippedValue = DirectBoundary(offset: start, counted: counted, complete: 0)
+            }
             throw syntaxDoubt()
         }
     }
@@ -105,10 +110,10 @@ extension JSONDirectReader {
     }
 
     /// The parser's first error from the last boundary on, after a doubt about syntax;
-    /// `nil` when there was none, the doubt arose inside a union, or the parser takes the
-    /// rest (then the tape path decides).
+    /// `nil` when there was none, or the parser takes the rest (then the tape path decides).
+    /// A union's tag and content keys are recorded as any member's are (``beginUnion(_:)``).
     mutating func syntaxError() -> VettedError? {
-        guard doubtsSyntax, unionDepth == 0 else { return nil }
+        guard doubtsSyntax else { return nil }
         var parser = JSONReader(scanner: reader.scannerState, source: document.source, limits: reader.limits, options: reader.options, mode: .validate)
         do {
             // A parse begins with the encoding, whatever comes after it (`[\0]` is UTF-16 to it).

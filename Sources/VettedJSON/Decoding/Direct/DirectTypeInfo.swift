@@ -21,6 +21,9 @@ struct DirectObject {
     var unknownEscaped: UInt64 = 0
     static let needsStringBit: UInt64 = 1 << 63
     var unknownNeedsString: Bool { unknownEscaped & Self.needsStringBit != 0 }
+    /// Past ``unknownKeyLimit`` keys that are no field: all of them as Strings, so that an
+    /// object of many unknown keys is checked for a repeat in linear time.
+    var unknownSet: Set<String>?
     /// With aliases: the spellings met so far, one bit each (the first 64).
     var spellingsSeen: UInt64 = 0
     /// The field being read, the spelling of its key, where its key's quote is and where

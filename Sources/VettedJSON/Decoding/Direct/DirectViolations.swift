@@ -49,11 +49,11 @@ extension JSONDirectReader {
     }
 
     /// Records a field's violation (`relation`: a relation's, reported at that key of the
-    /// object just closed). A violation inside a union's payload, or one that says a rule
-    /// is declared wrong, is left to the tape path.
+    /// object just closed). A violation inside an adjacently tagged union's payload, or one
+    /// that says a rule is declared wrong, is left to the tape path.
     @inline(never)
     mutating func violated(_ violation: RuleViolation, relation: String? = nil) throws(_VettedDirectMiss) {
-        guard unionDepth == 0, !violation.code.isRuleDeclaration else { throw _VettedDirectMiss() }
+        guard adjacentUnions == 0, !violation.code.isRuleDeclaration else { throw _VettedDirectMiss() }
         // Past the cap: counted, never built.
         let since = relation == nil ? object.fieldStart : object.regionStart
         guard settled < cap, violations.count - since < cap else {
@@ -67,11 +67,12 @@ extension JSONDirectReader {
 
     /// The path of the field being read (or of `key` in the object just closed); a container
     /// this cannot name is a miss, never a path with a part left out.
-    func codingPath(appending key: String?) throws(_VettedDirectMiss) -> [any CodingKey] {
+    /// `containers`: of the open containers, how many the path goes through (all by default).
+    func codingPath(appending key: String?, containers count: Int? = nil) throws(_VettedDirectMiss) -> [any CodingKey] {
         let objects = Array(outer.dropFirst()) + [object]
         var next = 0
         var path: [any CodingKey] = []
-        for container in containers {
+        for container in containers.prefix(Swift.max(0, count ?? containers.count)) {
             let step = container.step
             if step >= 0 {
                 path.append(PathKey(intValue: step))

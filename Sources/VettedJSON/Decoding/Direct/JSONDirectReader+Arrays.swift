@@ -44,7 +44,8 @@ extension JSONDirectReader {
     }
 
     mutating func stringCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
-        let token = try stringToken()
+        guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
+        let token = try stringTokenAtQuote()
         // The exact bytes of a raw value are its case; anything else (an escape, another
         // spelling of the same text) goes through `init(rawValue:)`.
         if !token.has(JSONTape.needsDecoding),
@@ -53,12 +54,25 @@ extension JSONDirectReader {
         {
             return value
         }
-        do { return try E(__vettedRawValue: document.string(token)) } catch { throw _VettedDirectMiss() }
+        return try caseNamed(E.self, token)
+    }
+
+    /// The case of `E` whose raw value is the text of the string just read (`token`); a text no
+    /// case has is recorded as `init(from:)` reports it.
+    @inline(never)
+    private mutating func caseNamed<E: _VettedStringEnum>(_ type: E.Type, _ token: JSONTape.Entry) throws(_VettedDirectMiss) -> E {
+        let text = document.string(token)
+        do { return try E(__vettedRawValue: text) } catch {
+            throw notACase(E.self, text, at: token.first - 1, counted: reader.valueCount - 1, kind: "String")
+        }
     }
 
     mutating func intCase<E: _VettedIntEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
+        _ = peek()
+        let start = reader.scannerState.offset
+        let counted = reader.valueCount
         let value = try integer()
-        do { return try E(__vettedRawValue: value) } catch { throw _VettedDirectMiss() }
+        do { return try E(__vettedRawValue: value) } catch { throw notACase(E.self, String(value), at: start, counted: counted, kind: "Int") }
     }
 
     /// A value of a `@Vetted` struct, read by its generated body (which reads from this reader).
@@ -103,7 +117,8 @@ extension JSONDirectReader {
     /// Reads a string and gives the position of the raw value its bytes spell exactly, or -1
     /// (then ``rawValueCase(_:)`` makes the case from its text).
     mutating func rawValueIndex(_ rawValues: _VettedRawValueBytes) throws(_VettedDirectMiss) -> Int {
-        let token = try stringToken()
+        guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
+        let token = try stringTokenAtQuote()
         lastString = token
         guard !token.has(JSONTape.needsDecoding) else { return -1 }
         return rawValues.index(of: token.first..<Swift.max(token.first, token.payload), in: reader.scannerState) ?? -1
@@ -111,7 +126,7 @@ extension JSONDirectReader {
 
     /// The case named by the text of the string ``rawValueIndex(_:)`` just read, by `init(rawValue:)`.
     mutating func rawValueCase<E: _VettedStringEnum>(_ type: E.Type) throws(_VettedDirectMiss) -> E {
-        do { return try E(__vettedRawValue: document.string(lastString)) } catch { throw _VettedDirectMiss() }
+        try caseNamed(E.self, lastString)
     }
 
     mutating func readArray(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> [String] {

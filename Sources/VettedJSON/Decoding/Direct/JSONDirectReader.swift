@@ -16,11 +16,14 @@ import VettedRules
 // miss (`_VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again
 // on the tape path, which gives the value or the error. So an input either
 // decodes here to what the tape path would give (its value, or its errors,
-// tested error for error), or is decoded by the tape path itself. Only a miss
-// costs one more linear pass: a key equal to a field's spelling as a String but
-// not in bytes (`DirectKeys.swift`), a union the reader leaves to the tape, a
-// value that does not convert other than an integer or an ISO 8601 date
-// (those are recorded as a wrong kind is, `DirectFailures.swift`).
+// tested error for error), or is decoded by the tape path itself. Values that do not
+// convert (a number out of range, a date string that does not parse, a raw value no
+// case has, a date of no finite seconds) and a union's unknown tag are recorded as a
+// wrong kind is (`DirectFailures.swift`). Only a miss costs one more linear pass: a
+// key equal to a field's spelling as a String but not in bytes (`DirectKeys.swift`),
+// a union's tag that is not its first member or that names its `@UnknownTag` case,
+// what is wrong inside an adjacently tagged union's payload, a field met twice under
+// a key strategy or as two of its spellings, a null in an array of Bool.
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
@@ -40,8 +43,11 @@ struct JSONDirectReader: _VettedArraySource {
     /// The object being read, and those it is inside (``beginObject(_:)`` pushes, ``endObject(_:)`` pops).
     var object = DirectObject(info: .none)
     var outer: [DirectObject] = []
-    /// Unions being read: a violation in one is left to the tape path.
+    /// Unions being read, and how many of them are adjacently tagged: the payload of one is
+    /// an object inside the union's (whose own object has no ``DirectObject``), and a
+    /// violation or structural error there is left to the tape path.
     var unionDepth = 0
+    var adjacentUnions = 0
     /// The violations kept (in the tape path's order once no object is open), those past the cap,
     /// the cap, and how many of the kept ones are final.
     var violations: [VettedError] = []
@@ -56,6 +62,8 @@ struct JSONDirectReader: _VettedArraySource {
     var payloadTagKey: (key: Range<Int>, level: Int)?
     /// The parser's own nesting limit (deeper is its error, not a doubt).
     let parserMaxDepth: Int
+    /// Whether keys are converted from snake case (`DirectKeys.swift`).
+    let snakeCaseKeys: Bool
     /// The open containers, outermost first (`DirectSyntax.swift`): for a violation's path, and
     /// as the parser would hold them. Then the last boundary passed in the innermost, the keys
     /// of the open objects' members so far (the first `keyCount` of `keyRanges`), whether a miss
@@ -86,6 +94,7 @@ struct JSONDirectReader: _VettedArraySource {
         maxDepth = Swift.min(limits.effectiveMaxDepth, Self.depthCeiling)
         maxMembers = limits.maxMembers
         cap = Self.cap(of: document.engine.mode)
+        if case .convertFromSnakeCase = document.keys { snakeCaseKeys = true } else { snakeCaseKeys = false }
     }
 
     // MARK: Tokens
@@ -176,24 +185,51 @@ struct JSONDirectReader: _VettedArraySource {
 
     // Each token is read before `document` is used: a class reference held across a
     // mutating call would be retained and released around it.
+    //
+    // A value of another kind, or one that does not convert, is recorded as the tape path
+    // reports it (`DirectFailures.swift`): for a field, and for an element of a field's array.
     mutating func string() throws(_VettedDirectMiss) -> String {
-        let token = try stringToken()
+        guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
+        let token = try stringTokenAtQuote()
         return document.string(token)
     }
 
     mutating func integer() throws(_VettedDirectMiss) -> Int {
+        if let kind = kindAhead(), kind != .number { throw mismatch(Int.self, found: kind) }
         let token = try numberToken()
-        guard let value = document.integer(Int.self, token) else { throw _VettedDirectMiss() }
+        guard let value = document.integer(Int.self, token) else { throw unrepresentable(Int.self, token) }
         return value
     }
 
     mutating func double() throws(_VettedDirectMiss) -> Double {
+        let kind = kindAhead()
+        guard kind == .number else { return try doubleFromString(kind) }
         let token = try numberToken()
-        guard let value = document.double(token) else { throw _VettedDirectMiss() }
+        guard let value = document.double(token) else { throw unrepresentable(Double.self, token) }
         return value
     }
 
-    mutating func bool() throws(_VettedDirectMiss) -> Bool {
+    /// A Double field's value that is not a number: under `convertFromString`, a string naming
+    /// one of its three values; anything else is a mismatch (the reader back at its start).
+    @inline(never)
+    private mutating func doubleFromString(_ kind: JSONTape.Kind?) throws(_VettedDirectMiss) -> Double {
+        if kind == .string, case .convertFromString(let positive, let negative, let nan) = document.floats {
+            let start = reader.scannerState.offset
+            let counted = reader.valueCount
+            let token = try stringTokenAtQuote()
+            let text = document.string(token)
+            if text == positive { return .infinity }
+            if text == negative { return -.infinity }
+            if text == nan { return .nan }
+            reader.scannerState.offset = start
+            reader.valueCount = counted
+        }
+        throw mismatch(Double.self, found: kind)
+    }
+
+    /// `nullIsMismatch`: a null for a field is a type mismatch (as in Foundation); for an array's
+    /// element it is left to the tape path.
+    mutating func bool(nullIsMismatch: Bool = false) throws(_VettedDirectMiss) -> Bool {
         switch peek() {
         case UInt8(ascii: "t"):
             try literal(JSONReader.trueBytes)
@@ -202,12 +238,17 @@ struct JSONDirectReader: _VettedArraySource {
             try literal(JSONReader.falseBytes)
             return false
         default:
-            throw valueDoubt()
+            let kind = kindAhead()
+            guard kind != .null || nullIsMismatch else { throw _VettedDirectMiss() }
+            throw mismatch(Bool.self, found: kind, nullIsMismatch: nullIsMismatch)
         }
     }
 
     /// A date under the strategies read in place; the others are left to the tape path.
     mutating func date() throws(_VettedDirectMiss) -> Date {
+        _ = peek()
+        let start = reader.scannerState.offset
+        let counted = reader.valueCount
         let date: Date
         switch document.date {
         case .iso8601:
@@ -228,7 +269,7 @@ struct JSONDirectReader: _VettedArraySource {
             // Not reached: the decoder does not take this path under these strategies.
             throw _VettedDirectMiss()
         }
-        guard date.timeIntervalSinceReferenceDate.isFinite else { throw _VettedDirectMiss() }
+        guard date.timeIntervalSinceReferenceDate.isFinite else { throw nonFiniteDate(at: start, counted: counted) }
         return date
     }
 
@@ -245,6 +286,8 @@ struct JSONDirectReader: _VettedArraySource {
             object.members = 1
             object.regionStart = violations.count
             object.fieldStart = violations.count
+            // A missing field is placed at the union's object, as the tape path places it.
+            object.openOffset = containers.last?.start ?? 0
             payloadTagKey = (tagKey, outer.count)
             return
         }
@@ -270,13 +313,16 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     /// Opens a tagged union's object and reads its tag, which must be the first member
-    /// and spell one of the union's tags (any other document is the tape path's). A small
-    /// union's tags are compared as bytes; a larger union's, or a tag escaped or spelled
-    /// otherwise, is looked up by hash as a String, as the tape path looks it up.
+    /// and spell one of the union's tags (a tag that is not first is the tape path's; one no
+    /// case has is recorded, `DirectFailures.swift`). A small union's tags are compared as
+    /// bytes; a larger union's, or a tag escaped or spelled otherwise, is looked up by hash
+    /// as a String, as the tape path looks it up. Its keys are the parser's, for a syntax error.
     mutating func beginUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
         try open(UInt8(ascii: "{"))
         unionDepth += 1
+        if table.contentKeyBytes != nil { adjacentUnions += 1 }
         let tagKey = try key(table.tagKeyBytes)
+        appendKey(tagKey)
         let token = try stringToken()
         var found = -1
         if !token.has(JSONTape.needsDecoding) && table.tags.count <= SmallKeyTable.linearSearchLimit {
@@ -287,11 +333,14 @@ struct JSONDirectReader: _VettedArraySource {
             }
         }
         if found < 0 { found = caseIndex(ofTag: token, in: table) }
-        guard found >= 0 else { throw _VettedDirectMiss() }
+        guard found >= 0 else { throw unknownTag(token, in: table, tagKey: tagKey) }
         if let content = table.contentKeyBytes {
-            guard peek() == UInt8(ascii: ",") else { throw _VettedDirectMiss() }
+            passBoundary(complete: 1)
+            // A closed object lacks its content (the tape path's error); anything else is the parser's.
+            let byte = peek()
+            guard byte == UInt8(ascii: ",") else { throw byte == UInt8(ascii: "}") ? _VettedDirectMiss() : syntaxDoubt() }
             advance()
-            _ = try key(content)
+            appendKey(try key(content))
         } else {
             continuing = tagKey
         }
@@ -308,7 +357,11 @@ struct JSONDirectReader: _VettedArraySource {
     mutating func endUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) {
         unionDepth -= 1
         guard table.contentKeyBytes != nil else { return }
-        guard peek() == UInt8(ascii: "}") else { throw _VettedDirectMiss() }
+        adjacentUnions -= 1
+        passBoundary(complete: 2)
+        // More members are the tape path's to read; anything else is the parser's error.
+        let byte = peek()
+        guard byte == UInt8(ascii: "}") else { throw byte == UInt8(ascii: ",") ? _VettedDirectMiss() : syntaxDoubt() }
         close()
     }
 
@@ -337,9 +390,12 @@ struct JSONDirectReader: _VettedArraySource {
         appendKey(range)
         let scanner = reader.scannerState
         // An escaped key, or one not all ASCII, is compared as a String (canonical
-        // equivalence), as the tape path and the parser compare it (`DirectKeys.swift`).
+        // equivalence), as the tape path and the parser compare it; so is one with an
+        // underscore under `convertFromSnakeCase`, converted first (`DirectKeys.swift`).
         // (The table is read through `object` each time: a local would be retained.)
-        let special = token.hasEscapes || token.needsRepair || token.nonASCII
+        let special =
+            token.hasEscapes || token.needsRepair || token.nonASCII
+            || (snakeCaseKeys && scanner.firstIndex(of: UInt8(ascii: "_"), in: range) < range.upperBound)
         if !special, let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
             return try found(spelling, keyQuote: token.quote, valueStart: scanner.offset)
         }
@@ -347,8 +403,11 @@ struct JSONDirectReader: _VettedArraySource {
             return try found(spelling, keyQuote: token.quote, valueStart: scanner.offset)
         }
         // Keys that are no field: a repeat of one is the parser's duplicate. A few are compared
-        // pairwise; an object with more is left to the tape path (whose check is hashed).
-        guard object.unknown.count < DirectObject.unknownKeyLimit else { throw _VettedDirectMiss() }
+        // pairwise; past them, as Strings in a hashed set (`DirectKeys.swift`).
+        guard object.unknown.count < DirectObject.unknownKeyLimit else {
+            try recordManyUnknown(token)
+            return -1
+        }
         if special || object.unknownNeedsString {
             try recordSpecialUnknown(token)
             return -1
@@ -435,16 +494,13 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     mutating func read(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> String {
-        guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
         let value = try string()
         try check(value, typed: object.info.stringRules, field)
         return value
     }
 
     mutating func read(_ type: Int.Type, _ field: Int) throws(_VettedDirectMiss) -> Int {
-        if let kind = kindAhead(), kind != .number { throw mismatch(Int.self, found: kind) }
-        let token = try numberToken()
-        guard let value = document.integer(Int.self, token) else { throw unrepresentable(Int.self, token) }
+        let value = try integer()
         try check(value, typed: object.info.intRules, field)
         return value
     }
@@ -457,8 +513,7 @@ struct JSONDirectReader: _VettedArraySource {
 
     mutating func read(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> Bool {
         // As in Foundation, a null where a Bool is expected is a type mismatch.
-        if let kind = kindAhead(), kind != .true, kind != .false { throw mismatch(Bool.self, found: kind, nullIsMismatch: true) }
-        let value = try bool()
+        let value = try bool(nullIsMismatch: true)
         try check(value, field)
         return value
     }

@@ -217,7 +217,7 @@ extension TapeDecoder {
         }
         guard date.timeIntervalSinceReferenceDate.isFinite else {
             let path = codingPath()
-            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: path), message: "the date is not a finite number of seconds")
+            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: path), message: TapeDecoder.nonFiniteDate)
             throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
         }
         return date

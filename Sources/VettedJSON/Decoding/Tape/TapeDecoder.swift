@@ -276,7 +276,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     func unwrapDate() throws -> Date {
         let date = try strategyDate()
         guard date.timeIntervalSinceReferenceDate.isFinite else {
-            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: codingPath), message: "the date is not a finite number of seconds")
+            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: codingPath), message: Self.nonFiniteDate)
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
         }
         return date
@@ -328,6 +328,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     static func notRepresentable<T>(_ literal: String, in type: T.Type) -> String {
         "Number \(Excerpt.escape(literal, maximumBytes: 32)) is not representable in \(T.self)."
     }
+
+    /// The message of a date that is not a finite number of seconds (both readers' one wording).
+    static let nonFiniteDate = "the date is not a finite number of seconds"
 
     /// Foundation's words for a date string `.iso8601` does not parse (both readers' one wording).
     static let notISO8601 = "Expected date string to be ISO8601-formatted."

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import VettedCore
+@_spi(Testing) import VettedJSON
+import VettedMacros
+
+/// Keys under `convertFromSnakeCase`, read straight from the bytes (before: the tape path
+/// read every such document): a key with an underscore is converted as the tape path converts
+/// it, and the answer is the tape path's, value for value and error for error.
+@Vetted struct SnakeChild: Codable, Equatable {
+    @Check(.range(0...9)) var firstValue: Int
+}
+
+@Vetted struct SnakeItem: Codable, Equatable {
+    @Check(.range(0...100)) var itemCount: Int
+    @Check(.length(1...5)) var displayName: String
+    var isOpen: Bool
+    var plain: String
+    var note: String?
+    var child: SnakeChild
+    @Check(.count(0...2)) var children: [SnakeChild]
+}
+
+@Suite struct DirectSnakeCaseTests {
+    static let base = Members(members: [
+        ("item_count", "5"), ("display_name", #""abc""#), ("is_open", "true"), ("plain", #""p""#), ("note", "null"),
+        ("child", #"{"first_value": 1}"#), ("children", #"[{"first_value": 2}, {"first_value": 3}]"#), ("unknown_key", "[1]"), ("other", "{}"),
+    ])
+
+    /// Spellings the strategy takes as the same field, or as none.
+    static let documents: [String] = {
+        var documents = GenCorpus.documents(base: base, replacements: GenCorpus.replacements + GenCorpus.directReplacements)
+        for (from, to) in [
+            (#""item_count""#, #""ITEM_COUNT""#), (#""item_count""#, #""item__count""#), (#""item_count""#, #""_item_count_""#),
+            (#""item_count""#, #""itemCount""#), (#""item_count""#, #""item_Count""#), (#""display_name""#, #""display\u005fname""#),
+            (#""unknown_key""#, #""item_count""#), (#""unknown_key""#, #""itemCount""#), (#""other""#, #""unknown_key""#),
+            (#""first_value": 2"#, #""first_value": 20"#), (#""is_open""#, #""is_öpen""#),
+        ] {
+            documents.append(base.text.replacingOccurrences(of: from, with: to))
+        }
+        return documents
+    }()
+
+    static func decoder(direct: Bool, _ policy: JSONParser.DuplicateKeyPolicy, _ mode: ValidationMode) -> VettedJSONDecoder {
+        let decoder = VettedJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.directDecoding = direct
+        decoder.duplicateKeyPolicy = policy
+        decoder.validationMode = mode
+        return decoder
+    }
+
+    @Test(arguments: [(JSONParser.DuplicateKeyPolicy.reject, ValidationMode.collect), (.keepFirst, .collect), (.keepLast, .failFast)])
+    func everyMutationGivesTheTapePathsAnswer(_ policy: JSONParser.DuplicateKeyPolicy, _ mode: ValidationMode) {
+        var failures = 0
+        var direct = 0
+        for document in Self.documents where failures < 5 {
+            for text in [document, "[\(document), \(Self.base.text)]"] {
+                let data = Data(text.utf8)
+                let bytes = Outcome { try Self.decoder(direct: true, policy, mode).decode(SnakeItem.self, from: data) }
+                let tape = Outcome { try Self.decoder(direct: false, policy, mode).decode(SnakeItem.self, from: data) }
+                let bytesArray = Outcome { try Self.decoder(direct: true, policy, mode).decode([SnakeItem].self, from: data) }
+                let tapeArray = Outcome { try Self.decoder(direct: false, policy, mode).decode([SnakeItem].self, from: data) }
+                if bytes != tape || bytesArray != tapeArray {
+                    Issue.record("\(text)\n  bytes: \(bytes) \(bytesArray)\n  tape: \(tape) \(tapeArray)")
+                    failures += 1
+                }
+            }
+            if Self.decoder(direct: true, policy, mode).decodesDirectly(SnakeItem.self, from: Data(document.utf8)) { direct += 1 }
+        }
+        #expect(direct > Self.documents.count / 2, "\(direct) of \(Self.documents.count) decoded directly")
+    }
+
+    @Test func snakeCaseKeysAreReadStraightFromTheBytes() throws {
+        let decoder = Self.decoder(direct: true, .reject, .collect)
+        let data = Data(Self.base.text.utf8)
+        #expect(decoder.plansDirectDecoding(SnakeItem.self))
+        #expect(decoder.decodesDirectly(SnakeItem.self, from: data))
+        let value = try decoder.decode(SnakeItem.self, from: data)
+        #expect(value.itemCount == 5 && value.displayName == "abc" && value.children.map(\.firstValue) == [2, 3])
+        // A violation: the field's declared name in the path, the value's place.
+        let bad = Self.base.text.replacingOccurrences(of: #""item_count": 5"#, with: #""item_count": 500"#)
+        #expect(decoder.decodesDirectly(SnakeItem.self, from: Data(bad.utf8)))
+        let errors = try #require(throws: ValidationErrors.self) { try decoder.decode(SnakeItem.self, from: Data(bad.utf8)) }
+        #expect(errors.errors.map { "\($0.code) \($0.path) @\($0.offset ?? -1)" } == ["outOfRange $.itemCount @15"])
+        // A `custom` strategy, and a union, are still the tape path's.
+        let custom = VettedJSONDecoder()
+        custom.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") as any CodingKey }
+        #expect(!custom.plansDirectDecoding(SnakeItem.self))
+        #expect(!decoder.plansDirectDecoding(TestEvent.self))
+    }
+}
