@@ -121,7 +121,15 @@ public struct JSONSchema: Sendable {
     /// the byte offset of the value it is about, its line and column and an excerpt. The
     /// errors are those ``validate(_:mode:)-(JSONValue,_)`` gives for the parsed value, in its order.
     public func validate(_ data: Data, mode: ValidationMode = .collect) -> JSONSchemaReport {
-        let source = SourceText(data)
+        validate(SourceText(data), mode: mode)
+    }
+
+    /// The same for bytes already in an array (a request body as read): no copy into `Data`.
+    package func validate(bytes: [UInt8], mode: ValidationMode = .collect) -> JSONSchemaReport {
+        validate(SourceText(bytes), mode: mode)
+    }
+
+    private func validate(_ source: SourceText, mode: ValidationMode) -> JSONSchemaReport {
         // A dynamic scope is read from the tree; so is a document that ran the stack out
         // (where the tree's own guard gives the answer).
         if !usesDynamicScope, let report = validateStreaming(source, mode: mode) { return report }

@@ -169,6 +169,9 @@ extension [CompiledMedia] {
     /// The declared media type a `Content-Type` value falls under: exact, then `type/*`, then `*/*`.
     func match(_ contentType: String?) -> CompiledMedia? {
         guard let contentType else { return nil }
+        // Most clients send a media type exactly as the document spells it (`application/json`):
+        // found without normalising (a document's keys are lowercase essences, so an exact hit is one).
+        if let exact = first(where: { $0.range == contentType }) { return exact }
         let essence = Self.essence(of: contentType)
         guard let slash = essence.firstIndex(of: "/") else { return nil }
         if let exact = first(where: { $0.range == essence }) { return exact }

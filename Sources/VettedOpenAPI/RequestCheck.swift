@@ -25,8 +25,10 @@ extension OpenAPIContract {
         }
         var entries: [ProblemDetails.Entry] = []
         var more = 0
-        let values = ParameterValues(request: request, pathParameters: pathParameters)
+        // The query and cookies are split only for an operation that has parameters.
+        let values = operation.parameters.isEmpty ? nil : ParameterValues(request: request, pathParameters: pathParameters)
         for parameter in operation.parameters {
+            guard let values else { break }
             guard entries.count < options.maxErrors else { break }
             switch values.value(of: parameter, limits: options.limits) {
             case .missing:
@@ -82,7 +84,7 @@ extension OpenAPIContract {
             return ValidationErrors(errors: [VettedError(code: .undocumentedResponse, message: "status \(code) is \(given), which the document does not declare for it")])
         }
         guard declared.isJSON, let schema = declared.schema else { return nil }
-        let report = schema.validate(Data(bytes), mode: .collect(upTo: options.maxErrors))
+        let report = schema.validate(bytes: bytes, mode: .collect(upTo: options.maxErrors))
         return report.isValid ? nil : ValidationErrors(errors: report.errors, omitted: report.moreErrors)
     }
 
@@ -108,7 +110,7 @@ extension OpenAPIContract {
             return .failure(.unsupportedMediaType(contentType, expected: spec.media.map(\.range)))
         }
         guard media.isJSON, let schema = media.schema, !(bytes.isEmpty && !spec.required) else { return .success(outcome) }
-        let report = schema.validate(Data(bytes), mode: .collect(upTo: room))
+        let report = schema.validate(bytes: bytes, mode: .collect(upTo: room))
         if !report.isWellFormed, let error = report.errors.first {
             return .failure(Self.problem(.syntax, [ProblemDetails.Entry(error, stage: .syntax)], more: 0, underlying: error))
         }
