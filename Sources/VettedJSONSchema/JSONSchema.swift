@@ -74,7 +74,7 @@ public struct JSONSchema: Sendable {
         usesDynamicScope = compiler.usesDynamicScope
         streamPlans = StreamPlan.plans(compiler.nodes)
         needsContent = compiler.nodes.map(StreamPlan.needsContent)
-        stringChecks = compiler.nodes.map(StringCheck.init)
+        stringChecks = compiler.nodes.map { StringCheck($0, nodes: compiler.nodes) }
         numberChecks = compiler.nodes.map(NumberCheck.init)
         self.options = options
     }

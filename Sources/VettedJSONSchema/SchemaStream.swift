@@ -86,22 +86,45 @@ struct NumberCheck: Sendable {
 struct StringCheck: Sendable {
     var minimum = 0
     var maximum = Int.max
+    /// Patterns the string must match, and sets of strings it must be one of (`enum`): these
+    /// need its text, decoded once.
+    var patterns: [LinearPattern] = []
+    var allowed: [Set<CodePoints>] = []
+    /// How many `$ref`s the check followed: the evaluator would go that many levels deeper.
+    var hops = 0
 
-    /// The check of `node`, when that is all it does to a string (and it allows strings).
-    init?(_ node: SchemaNode) {
-        guard node.constant == nil, !node.memoized else { return nil }
-        for keyword in node.keywords {
-            switch keyword {
-            case .type(let types) where types.contains(.string): continue
-            case .minLength(let limit): minimum = limit
-            case .maxLength(let limit): maximum = limit
-            // Keywords about other kinds of value pass every string.
-            case .multipleOf, .maximum, .minimum, .maxItems, .minItems, .maxProperties, .minProperties, .required, .objectShape, .arrayShape:
-                continue
-            default: return nil
+    /// Most `$ref`s followed from one node: past it, the evaluator decides.
+    static let maximumHops = 8
+
+    /// The check of `node`, when that is all it does to a string (and it allows strings):
+    /// its type, length, `pattern` and `enum`, through the plain `$ref`s it makes.
+    init?(_ node: SchemaNode, nodes: [SchemaNode]) {
+        var pending = [node]
+        while let current = pending.popLast() {
+            guard current.constant == nil, !current.memoized else { return nil }
+            for keyword in current.keywords {
+                switch keyword {
+                case .type(let types) where types.contains(.string): continue
+                case .minLength(let limit): minimum = Swift.max(minimum, limit)
+                case .maxLength(let limit): maximum = Swift.min(maximum, limit)
+                case .pattern(let pattern, _): patterns.append(pattern)
+                case .enumeration(_, let strings, _): allowed.append(strings)
+                case .reference(let target, _):
+                    // Evaluated in place at one level deeper, as the evaluator does.
+                    guard hops < Self.maximumHops, nodes.indices.contains(target) else { return nil }
+                    hops += 1
+                    pending.append(nodes[target])
+                // Keywords about other kinds of value pass every string.
+                case .multipleOf, .maximum, .minimum, .maxItems, .minItems, .maxProperties, .minProperties, .required, .objectShape, .arrayShape:
+                    continue
+                default: return nil
+                }
             }
         }
     }
+
+    /// Whether the check needs the string's text (a pattern or an `enum`), not only its bytes.
+    var needsText: Bool { !patterns.isEmpty || !allowed.isEmpty }
 
     /// Whether a string passes for certain, from its bytes as written (as ``SchemaEvaluator``
     /// decides it from its characters): a plain ASCII string has as many characters as bytes;
@@ -111,6 +134,14 @@ struct StringCheck: Sendable {
         let bytes = span.byteCount
         let fewest = span.isPlainASCII ? bytes : bytes / 12
         return fewest >= minimum && bytes <= maximum
+    }
+
+    /// Whether `text` matches every pattern and is in every `enum`, as the evaluator decides them.
+    func passes(_ text: String) -> Bool {
+        for pattern in patterns where !pattern.matches(text) { return false }
+        guard !allowed.isEmpty else { return true }
+        let probe = CodePoints(probe: text)
+        return allowed.allSatisfy { $0.contains(probe) }
     }
 }
 
@@ -170,12 +201,16 @@ struct SchemaStream {
         let start = pull.offset
         if kind == .string, let check = stringChecks[node] {
             let span = try pull.readStringSpan()
-            // What `evaluate` would decide without a word: in depth, a plain string that passes.
-            let depth = evaluator.depth
-            if check.passes(span), depth < evaluator.maximumDepth, evaluator.stack.hasRoom(atDepth: depth) {
-                return true
+            // What `evaluate` would decide without a word: in depth (through the `$ref`s the
+            // check followed), a string that passes.
+            let depth = evaluator.depth + check.hops
+            let inDepth = check.passes(span) && depth < evaluator.maximumDepth && evaluator.stack.hasRoom(atDepth: depth)
+            guard check.needsText else {
+                return inDepth ? true : detached(node, .string(pull.string(span)), at: start, &pull)
             }
-            return detached(node, .string(pull.string(span)), at: start, &pull)
+            let text = pull.string(span)
+            if inDepth, check.passes(text) { return true }
+            return detached(node, .string(text), at: start, &pull)
         }
         if kind == .number, let check = numberChecks[node] {
             let span = try pull.readNumberSpan()

@@ -242,3 +242,61 @@ extension StreamingValidationTests {
         #expect(limit == .string("maxStackBytes") || limit == .string("maximumEvaluationDepth"))
     }
 }
+
+extension StreamingValidationTests {
+    /// A string checked for its `pattern` and `enum` from its decoded text, through the plain
+    /// `$ref`s its schema makes (as the OpenAPI example's `price`, `url` and tags are): a string
+    /// that passes is never handed to the tree evaluator, and one that fails is, so its errors
+    /// are the tree's (code, path, offset, schema location).
+    @Test func patternsAndEnumsThroughReferencesAnswerAsTheParsedValue() throws {
+        let schema = try JSONSchema(
+            #"""
+            {"type": "object", "properties": {
+               "price": {"$ref": "#/$defs/Price"},
+               "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}},
+               "code": {"$ref": "#/$defs/Code"}},
+             "$defs": {
+               "Price": {"type": "string", "maxLength": 8, "pattern": "^[0-9]+(\\.[0-9]{1,2})?$"},
+               "Tag": {"type": "string", "enum": ["music", "books", "caf\u00e9"]},
+               "Code": {"$ref": "#/$defs/Price", "minLength": 2, "enum": ["10", "10.5", "x"]}}}
+            """#)
+        let text = #"{"price": "10.5x", "tags": ["music", "toys", "cafe\u0301", "café"], "code": "x"}"#
+        let report = schema.validate(Data(text.utf8))
+        #expect(report.errors.map { "\($0.code)@\($0.path)@\($0.offset ?? -1)@\($0.parameters["schemaLocation"]?.string ?? "-")" } == [
+            "pattern@$.price@10@/$defs/Price/pattern",
+            "enum@$.tags[1]@37@/$defs/Tag/enum",
+            // `enum` compares code points: e and U+0301 are not é.
+            "enum@$.tags[2]@45@/$defs/Tag/enum",
+            "pattern@$.code@77@/$defs/Price/pattern",
+            "minLength@$.code@77@/$defs/Code/minLength",
+        ])
+        let documents = [
+            text, #"{"price": "10.50", "tags": ["books", "café"], "code": "10.5"}"#, #"{"price": "123456789"}"#, #"{"code": "10"}"#,
+            #"{"price": 10}"#, #"{"tags": ["cafe\u0301"]}"#, #"{"code": "1"}"#,
+        ]
+        for document in documents {
+            for mode in Self.modes {
+                #expect(Self.difference(schema, Array(document.utf8), mode: mode) == nil, "\(document) \(mode)")
+            }
+        }
+    }
+
+    /// A chain of `$ref`s to a string's check is as deep for the stream as for the evaluator:
+    /// wherever nesting crosses the evaluation depth limit (or the stack's), both answer alike.
+    @Test func aReferenceChainAtTheDepthLimitAnswersAsTheParsedValue() throws {
+        for hops in [1, 8, 9] {
+            var definitions = [##""d\##(hops)": {"type": "string", "pattern": "^a"}"##, ##""L": {"items": {"$ref": "#/$defs/L"}, "$ref": "#/$defs/d0"}"##]
+            for hop in 0..<hops { definitions.append(##""d\##(hop)": {"$ref": "#/$defs/d\##(hop + 1)"}"##) }
+            let schema = try JSONSchema("{\"$ref\": \"#/$defs/L\", \"$defs\": {\(definitions.joined(separator: ", "))}}")
+            var differences = 0
+            for depth in 1...600 {
+                let text = String(repeating: "[", count: depth) + #""ab", "b""# + String(repeating: "]", count: depth)
+                if let difference = Self.difference(schema, Array(text.utf8), mode: .collect) {
+                    differences += 1
+                    if differences <= 2 { Issue.record("\(hops) hops at depth \(depth):\n\(difference)") }
+                }
+            }
+            #expect(differences == 0)
+        }
+    }
+}
