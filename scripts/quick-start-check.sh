@@ -4,10 +4,13 @@
 # install block's comment says, the quick start as its code, and a main that runs
 # `check` on a valid listing and on a look-alike host. swift-syntax is pinned at the
 # lowest version Package.swift accepts, so the macro is built once against it.
-# Usage: scripts/quick-start-check.sh [WORK_DIR]
+# Usage: scripts/quick-start-check.sh [WORK_DIR [SCRATCH_DIR]]
+# CI passes the new-user check's folder and scratch: what both build (Vetted's modules,
+# swift-crypto) is built once, and only swift-syntax and the macro are added here.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$(mktemp -d)}"
+scratch="${2:-$work/.build-quickstart}"
 mkdir -p "$work/QuickStart/Sources/App"
 ln -sfn "$root" "$work/vetted-main"
 
@@ -36,10 +39,10 @@ let lookAlike = #"[{"id": 1, "name": "Lamp", "url": "https://ex\u0430mple.com/1"
 print(check(Data(valid.utf8)).joined(separator: ", "))
 print(check(Data(lookAlike.utf8)).joined(separator: ", "))
 SWIFT
-out="$(swift run --package-path "$work/QuickStart" --scratch-path "$work/.build-quickstart" App 2>&1 | tail -2)"
+out="$(swift run --package-path "$work/QuickStart" --scratch-path "$scratch" App 2>&1 | tail -2)"
 echo "$out"
 [[ "$out" == $'1 listings\n$[0].url confusableHost' ]]
 grep -q "\"version\" : \"$lowest\"" "$work/QuickStart/Package.resolved" 2>/dev/null \
-    || grep -rq "$lowest" "$work/.build-quickstart/workspace-state.json" \
+    || grep -rq "$lowest" "$scratch/workspace-state.json" \
     || { echo "swift-syntax $lowest was not the version built" >&2; exit 1; }
 echo "the README's install block and quick start build and run together, against swift-syntax $lowest"

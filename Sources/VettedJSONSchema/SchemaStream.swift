@@ -99,8 +99,10 @@ struct StringCheck: Sendable {
     /// The check of `node`, when that is all it does to a string (and it allows strings):
     /// its type, length, `pattern` and `enum`, through the plain `$ref`s it makes.
     init?(_ node: SchemaNode, nodes: [SchemaNode]) {
-        var pending = [node]
-        while let current = pending.popLast() {
+        // A node has at most one `$ref`: the chain is followed one node at a time.
+        var next: SchemaNode? = node
+        while let current = next {
+            next = nil
             guard current.constant == nil, !current.memoized else { return nil }
             for keyword in current.keywords {
                 switch keyword {
@@ -111,9 +113,9 @@ struct StringCheck: Sendable {
                 case .enumeration(_, let strings, _): allowed.append(strings)
                 case .reference(let target, _):
                     // Evaluated in place at one level deeper, as the evaluator does.
-                    guard hops < Self.maximumHops, nodes.indices.contains(target) else { return nil }
+                    guard hops < Self.maximumHops, next == nil, nodes.indices.contains(target) else { return nil }
                     hops += 1
-                    pending.append(nodes[target])
+                    next = nodes[target]
                 // Keywords about other kinds of value pass every string.
                 case .multipleOf, .maximum, .minimum, .maxItems, .minItems, .maxProperties, .minProperties, .required, .objectShape, .arrayShape:
                     continue

@@ -166,11 +166,14 @@ struct Operation: Sendable {
 }
 
 extension [CompiledMedia] {
-    /// The declared media type a `Content-Type` value falls under: exact, then `type/*`, then `*/*`.
+    /// The declared media type a `Content-Type` value falls under: the value as written, then its
+    /// essence (no parameters, case or blanks), then `type/*`, then `*/*`.
     func match(_ contentType: String?) -> CompiledMedia? {
         guard let contentType else { return nil }
         // Most clients send a media type exactly as the document spells it (`application/json`):
-        // found without normalising (a document's keys are lowercase essences, so an exact hit is one).
+        // found without normalising. A document's keys are lowercased as written, parameters and
+        // all, so an exact hit is the most specific match there is (`application/json; charset=utf-8`
+        // sent for that key); any other spelling is matched by its essence.
         if let exact = first(where: { $0.range == contentType }) { return exact }
         let essence = Self.essence(of: contentType)
         guard let slash = essence.firstIndex(of: "/") else { return nil }

@@ -26,21 +26,22 @@ extension OpenAPIContract {
         var entries: [ProblemDetails.Entry] = []
         var more = 0
         // The query and cookies are split only for an operation that has parameters.
-        let values = operation.parameters.isEmpty ? nil : ParameterValues(request: request, pathParameters: pathParameters)
-        for parameter in operation.parameters {
-            guard let values else { break }
-            guard entries.count < options.maxErrors else { break }
-            switch values.value(of: parameter, limits: options.limits) {
-            case .missing:
-                if parameter.required { entries.append(Self.missing(parameter)) }
-            case .malformed:
-                let error = VettedError(code: .malformedParameter, message: "the \(parameter.location.rawValue) parameter is not percent-encoded correctly")
-                return .failure(Self.problem(.syntax, [Self.entry(error, parameter, stage: .syntax)], more: 0, underlying: error))
-            case .value(let value):
-                guard let schema = parameter.schema else { continue }
-                let report = schema.validate(value, mode: .collect(upTo: Swift.max(1, options.maxErrors - entries.count)))
-                entries += report.errors.map { Self.entry($0, parameter, stage: .rules) }
-                more += report.moreErrors
+        if !operation.parameters.isEmpty {
+            let values = ParameterValues(request: request, pathParameters: pathParameters)
+            for parameter in operation.parameters {
+                guard entries.count < options.maxErrors else { break }
+                switch values.value(of: parameter, limits: options.limits) {
+                case .missing:
+                    if parameter.required { entries.append(Self.missing(parameter)) }
+                case .malformed:
+                    let error = VettedError(code: .malformedParameter, message: "the \(parameter.location.rawValue) parameter is not percent-encoded correctly")
+                    return .failure(Self.problem(.syntax, [Self.entry(error, parameter, stage: .syntax)], more: 0, underlying: error))
+                case .value(let value):
+                    guard let schema = parameter.schema else { continue }
+                    let report = schema.validate(value, mode: .collect(upTo: Swift.max(1, options.maxErrors - entries.count)))
+                    entries += report.errors.map { Self.entry($0, parameter, stage: .rules) }
+                    more += report.moreErrors
+                }
             }
         }
         var handedOn = body

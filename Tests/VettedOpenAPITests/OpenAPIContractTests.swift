@@ -328,5 +328,32 @@ struct OpenAPIContractTests {
         #expect(status("application/json\u{A0}", "1") == nil)  // not ASCII: trimmed as Foundation trims whitespace
         #expect(status(";", "1") == 415)
     }
+
+    /// A document may key a media type with its parameters (`application/json; charset=utf-8`):
+    /// a `Content-Type` written exactly as that key is the most specific match and reads that
+    /// key's schema; any other spelling is matched by its essence, the bare key.
+    @Test func aMediaTypeKeyedWithItsParametersIsTheMostSpecificMatch() throws {
+        let contract = try OpenAPIContract(
+            """
+            {"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+            "requestBody":{"content":{"application/json; charset=utf-8":{"schema":{"type":"integer"}},"application/json":{"schema":{"type":"string"}}}},"responses":{}}}}}
+            """)
+        func outcome(_ contentType: String, _ body: String) -> String {
+            var fields = HTTPFields()
+            fields[.contentType] = contentType
+            let request = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/x", headerFields: fields)
+            switch contract.check(operationID: "x", request: request, body: Array(body.utf8)) {
+            case .success: return "accepted"
+            case .failure(let problem): return "\(problem.details.status) " + problem.details.errors.map { "\($0.pointer) \($0.code)" }.joined(separator: ", ")
+            }
+        }
+        #expect(outcome("application/json; charset=utf-8", "1") == "accepted")
+        #expect(outcome("application/json; charset=utf-8", "\"a\"") == "422  type")
+        #expect(outcome("application/json", "\"a\"") == "accepted")
+        #expect(outcome("application/json", "1") == "422  type")
+        // Spelled otherwise than the key: the essence's key.
+        #expect(outcome("application/json;charset=utf-8", "\"a\"") == "accepted")
+        #expect(outcome("Application/JSON; charset=utf-8", "\"a\"") == "accepted")
+    }
 }
 #endif
