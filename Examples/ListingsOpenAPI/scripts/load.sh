@@ -9,7 +9,9 @@
 #
 # Prints requests per second per side (the median of ROUNDS runs) and each checked side's ratio
 # to "off": for a valid listing (201 everywhere), and for one that breaks four constraints,
-# which the checked sides refuse (422) and "off" hands to its handler (201).
+# which the checked sides refuse (422) and "off" hands to its handler (201). Beside each rate, the
+# server's CPU time per request (user + system, from /proc, the median of the rounds): on a machine
+# whose neighbours move the rates, what the middleware adds to each request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
@@ -28,10 +30,16 @@ for kind in valid invalid; do
 done
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-declare -A port=([full]=18101 [requests]=18102 [off]=18103)
+declare -A port=([full]=18101 [requests]=18102 [off]=18103) pid
 "$server" --port "${port[full]}" > "$work/full.log" 2>&1 &
+pid[full]=$!
 "$server" --port "${port[requests]}" --requests-only > "$work/requests.log" 2>&1 &
+pid[requests]=$!
 "$server" --port "${port[off]}" --unchecked > "$work/off.log" 2>&1 &
+pid[off]=$!
+# CPU time a process has used, in clock ticks (user + system).
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hertz=$(getconf CLK_TCK)
 for side in full requests off; do
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/${port[$side]}") 2>/dev/null && break; sleep 0.1; done
 done
@@ -46,13 +54,17 @@ echo "CPU: $(lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}
 for _ in $(seq "$rounds"); do
   for kind in valid invalid; do
     for side in full requests off; do
+      before=$(ticks "${pid[$side]}")
       wrk -t1 -c"$connections" -d"${seconds}s" -s "$work/$kind.lua" "http://127.0.0.1:${port[$side]}/listings" > "$work/out"
+      after=$(ticks "${pid[$side]}")
       awk '/Requests\/sec/ {print $2}' "$work/out" >> "$work/$side.$kind"
+      awk -v t=$((after - before)) -v hz="$hertz" '/requests in/ {printf "%.1f\n", t * 1e6 / hz / $1}' "$work/out" >> "$work/$side.$kind.cpu"
     done
   done
 done
-printf 'body\tfull req/s\trequests req/s\toff req/s\tfull/off\trequests/off\n'
+printf 'body\tfull req/s\trequests req/s\toff req/s\tfull/off\trequests/off\tCPU µs/request: full\trequests\toff\n'
 for kind in valid invalid; do
   full=$(median < "$work/full.$kind"); requests=$(median < "$work/requests.$kind"); off=$(median < "$work/off.$kind")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$full" "$requests" "$off" "$(ratio "$full" "$off")" "$(ratio "$requests" "$off")"
+  cpu=$(for side in full requests off; do median < "$work/$side.$kind.cpu"; done | paste -sd '\t')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$full" "$requests" "$off" "$(ratio "$full" "$off")" "$(ratio "$requests" "$off")" "$cpu"
 done
