@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import VettedCore
+import VettedRules
 
 /// A `@Vetted` struct (or final class): the macro writes one decoding body for
 /// it, ``init(__vetted:)``, over any ``_VettedFieldSource``. The JSON decoder
@@ -119,6 +120,20 @@ public protocol _VettedFieldSource {
     mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> [E]
     mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> [G]
     mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws -> [T]
+
+    /// What the body does with an error one field threw: a source that collects
+    /// structural errors records it and returns, and the body goes on with the next
+    /// field, then throws ``recorded()``; any other source throws it again.
+    mutating func recover(_ error: any Error) throws
+    /// What the body throws after it recovered from some field's error.
+    mutating func recorded() -> any Error
+}
+
+extension _VettedFieldSource {
+    /// A source that does not collect: the error is the body's.
+    public mutating func recover(_ error: any Error) throws { throw error }
+    /// Not reached by a source that does not collect.
+    public mutating func recorded() -> any Error { RecordedErrors() }
 }
 
 /// A source over values already read: it offers every field in declaration

@@ -240,22 +240,31 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
         for index in model.coded.indices {
             lines.append("        var __vetted\(index): __VettedField\(index)? = nil")
         }
+        // A field's error goes to the source: one that collects structural errors records it and the
+        // body goes on with the next field, then throws what it recorded; any other throws it again.
+        lines.append("        var __vettedFailed = false")
         lines.append("        while let field = try source.nextField() {")
-        lines.append("            switch field {")
+        lines.append("            do {")
+        lines.append("                switch field {")
         for (index, property) in model.coded.enumerated() {
             let call =
                 property.isOptional
                 ? "readIfPresent(__VettedField\(index).self"
                 : property.isArray ? "readArray(__VettedElement\(index).self" : "read(__VettedField\(index).self"
             if property.defaultExpression != nil {
-                lines.append("            case \(index): if try !source.isAbsent(\(index)) { __vetted\(index) = try source.\(call), \(index)) }")
+                lines.append("                case \(index): if try !source.isAbsent(\(index)) { __vetted\(index) = try source.\(call), \(index)) }")
             } else {
-                lines.append("            case \(index): __vetted\(index) = try source.\(call), \(index))")
+                lines.append("                case \(index): __vetted\(index) = try source.\(call), \(index))")
             }
         }
-        lines.append("            default: try source.skipValue()")
+        lines.append("                default: try source.skipValue()")
+        lines.append("                }")
+        lines.append("            } catch {")
+        lines.append("                try source.recover(error)")
+        lines.append("                __vettedFailed = true")
         lines.append("            }")
         lines.append("        }")
+        lines.append("        if __vettedFailed { throw source.recorded() }")
         for index in model.coded.indices where !model.coded[index].isOptional {
             if model.coded[index].defaultExpression != nil {
                 // Absent: the default (a present key of the wrong type or null threw above).

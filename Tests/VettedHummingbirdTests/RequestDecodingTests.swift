@@ -133,6 +133,24 @@ func entries(_ problem: ProblemDetails) -> [String] {
         }
     }
 
+    /// A body of the wrong shape in four places is one 422 with one entry per error, as FastAPI
+    /// answers (before: only the first, `$.id`).
+    @Test func eachStructuralDefectIsOneEntry() async throws {
+        try await Application(router: listingsRouter()).test(.router) { client in
+            try await client.execute(uri: "/listings", method: .post, headers: json, body: ByteBuffer(string: AdapterFixtures.fourDefects)) {
+                response in
+                #expect(response.status == .unprocessableContent)
+                let details = try problem(response)
+                #expect(details.type == "urn:vetted:problem:structure" && details.status == 422)
+                #expect(entries(details) == AdapterFixtures.fourDefectsEntries)
+                #expect(details.errors.map(\.detail) == [
+                    #""id": expected an integer (line 1, column 7)"#, #"the required field "price" is missing (line 1, column 1)"#,
+                    #""sold": expected true or false (line 1, column 60)"#, #""url": expected a string (line 1, column 71)"#,
+                ])
+            }
+        }
+    }
+
     /// The input reaches a problem only as Vetted's escaped, capped excerpt: a
     /// long string with a terminal escape in a field that must be a number is not echoed.
     @Test func theBodyIsNeverEchoed() async throws {

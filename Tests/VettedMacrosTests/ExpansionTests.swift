@@ -119,21 +119,30 @@ import VettedMacrosPlugin
                     var __vetted2: __VettedField2? = nil
                     var __vetted3: __VettedField3? = nil
                     var __vetted4: __VettedField4? = nil
+                    var __vettedFailed = false
                     while let field = try source.nextField() {
-                        switch field {
-                        case 0:
-                            __vetted0 = try source.read(__VettedField0.self, 0)
-                        case 1:
-                            __vetted1 = try source.read(__VettedField1.self, 1)
-                        case 2:
-                            __vetted2 = try source.readArray(__VettedElement2.self, 2)
-                        case 3:
-                            __vetted3 = try source.read(__VettedField3.self, 3)
-                        case 4:
-                            __vetted4 = try source.read(__VettedField4.self, 4)
-                        default:
-                            try source.skipValue()
+                        do {
+                            switch field {
+                            case 0:
+                                __vetted0 = try source.read(__VettedField0.self, 0)
+                            case 1:
+                                __vetted1 = try source.read(__VettedField1.self, 1)
+                            case 2:
+                                __vetted2 = try source.readArray(__VettedElement2.self, 2)
+                            case 3:
+                                __vetted3 = try source.read(__VettedField3.self, 3)
+                            case 4:
+                                __vetted4 = try source.read(__VettedField4.self, 4)
+                            default:
+                                try source.skipValue()
+                            }
+                        } catch {
+                            try source.recover(error)
+                            __vettedFailed = true
                         }
+                    }
+                    if __vettedFailed {
+                        throw source.recorded()
                     }
                     guard let __vetted0 else {
                         throw source.missing(0)
@@ -224,15 +233,24 @@ import VettedMacrosPlugin
                     try source.beginObject(Self.self)
                     var __vetted0: __VettedField0? = nil
                     var __vetted1: __VettedField1? = nil
+                    var __vettedFailed = false
                     while let field = try source.nextField() {
-                        switch field {
-                        case 0:
-                            __vetted0 = try source.readIfPresent(__VettedField0.self, 0)
-                        case 1:
-                            __vetted1 = try source.readIfPresent(__VettedField1.self, 1)
-                        default:
-                            try source.skipValue()
+                        do {
+                            switch field {
+                            case 0:
+                                __vetted0 = try source.readIfPresent(__VettedField0.self, 0)
+                            case 1:
+                                __vetted1 = try source.readIfPresent(__VettedField1.self, 1)
+                            default:
+                                try source.skipValue()
+                            }
+                        } catch {
+                            try source.recover(error)
+                            __vettedFailed = true
                         }
+                    }
+                    if __vettedFailed {
+                        throw source.recorded()
                     }
                     try source.endObject { _ in
                         nil

@@ -227,19 +227,28 @@ import VettedMacrosPlugin
                     var __vetted0: __VettedField0? = nil
                     var __vetted1: __VettedField1? = nil
                     var __vetted2: __VettedField2? = nil
+                    var __vettedFailed = false
                     while let field = try source.nextField() {
-                        switch field {
-                        case 0:
-                            if try !source.isAbsent(0) {
-                                __vetted0 = try source.read(__VettedField0.self, 0)
+                        do {
+                            switch field {
+                            case 0:
+                                if try !source.isAbsent(0) {
+                                    __vetted0 = try source.read(__VettedField0.self, 0)
+                                }
+                            case 1:
+                                __vetted1 = try source.read(__VettedField1.self, 1)
+                            case 2:
+                                __vetted2 = try source.readIfPresent(__VettedField2.self, 2)
+                            default:
+                                try source.skipValue()
                             }
-                        case 1:
-                            __vetted1 = try source.read(__VettedField1.self, 1)
-                        case 2:
-                            __vetted2 = try source.readIfPresent(__VettedField2.self, 2)
-                        default:
-                            try source.skipValue()
+                        } catch {
+                            try source.recover(error)
+                            __vettedFailed = true
                         }
+                    }
+                    if __vettedFailed {
+                        throw source.recorded()
                     }
                     if __vetted0 == nil {
                         let value = Self.__vettedDefault0

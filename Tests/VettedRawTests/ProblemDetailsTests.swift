@@ -68,6 +68,22 @@ import VettedTestSupport
         ])
     }
 
+    /// Structural errors collected under `.collect` are one entry each; those past the cap are
+    /// counted, as violations are (before: only the first was listed).
+    @Test func structuralErrorsAreOneEntryEachAndOmittedOnesAreCounted() throws {
+        let decoder = VettedJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.validationMode = .collect(upTo: 2)
+        let error = try #require(throws: DecodingError.self) { try decoder.decode(Listing.self, from: Array(AdapterFixtures.fourDefects.utf8)) }
+        let details = try #require(ProblemDetails(error))
+        #expect(details.status == 422 && details.type == "urn:vetted:problem:structure")
+        #expect(details.errors.map { "\($0.stage) \($0.pointer) \($0.code) \($0.detail)" } == [
+            #"structure /id typeMismatch "id": expected an integer (line 1, column 7)"#,
+            #"structure /price keyNotFound the required field "price" is missing (line 1, column 1)"#,
+            "structure  moreErrors 2 more errors not listed",
+        ])
+    }
+
     /// A rule's parameters go with its code, for a client to act on and word itself.
     @Test func rulesCarryTheirParameters() throws {
         var error = VettedError(code: .tooLong, path: [.key("name")], message: "must have at most 200 characters")

@@ -127,6 +127,23 @@ extension VaporTests {
         }
     }
 
+    /// A body of the wrong shape in four places is one 422 with one entry per error, as FastAPI
+    /// answers (before: only the first, `$.id`).
+    @Test func eachStructuralDefectIsOneEntry() async throws {
+        try await withApp(configure: VaporFixture.configure) { app in
+            try await app.testing().test(.POST, "listings", headers: json, body: ByteBuffer(string: AdapterFixtures.fourDefects)) { response in
+                #expect(response.status == .unprocessableEntity)
+                let details = try problem(response)
+                #expect(details.type == "urn:vetted:problem:structure" && details.status == 422)
+                #expect(entries(details) == AdapterFixtures.fourDefectsEntries)
+                #expect(details.errors.map(\.detail) == [
+                    #""id": expected an integer (line 1, column 7)"#, #"the required field "price" is missing (line 1, column 1)"#,
+                    #""sold": expected true or false (line 1, column 60)"#, #""url": expected a string (line 1, column 71)"#,
+                ])
+            }
+        }
+    }
+
     /// Media types the article's table says are 415: `text/plain` (before: 400 `typeMismatch`, Vapor's
     /// plain-text decoder read the body), forms, and a body with no `Content-Type`, whose message
     /// reads as a sentence (before: "this route reads a media type this route reads").

@@ -116,11 +116,11 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
             // Not from a Vetted decoder: its description can quote the input, so it is not used.
             entries = entries.map { Entry(pointer: $0.pointer, path: $0.path, code: $0.code, stage: $0.stage, detail: Self.plainDetail($0.code)) }
         }
-        if let rules = failure.underlying as? ValidationErrors, rules.omitted > 0 {
+        if failure.omitted > 0 {
             entries.append(
                 Entry(
-                    pointer: "", path: "$", code: "moreErrors", stage: FailureStage.rules.rawValue,
-                    detail: "\(rules.omitted) more errors not listed"))
+                    pointer: "", path: "$", code: "moreErrors", stage: failure.stage.rawValue,
+                    detail: "\(failure.omitted) more errors not listed"))
         }
         if kind == .declaration {
             // The server's own defect: the client learns that much and nothing of the declaration

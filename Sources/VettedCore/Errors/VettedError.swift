@@ -47,6 +47,13 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// message from. Empty for errors that are not a rule's. Presentation, like the message:
     /// not part of equality.
     public var parameters: [String: RuleParameter] = [:]
+    /// The call's further errors of the same stage, in the order they were found, when a
+    /// decoder collects them (a document that does not fit its model in several places, under
+    /// `ValidationMode.collect`): this error is the first, and the one decoding without
+    /// collecting gives. Empty otherwise. Presentation, like the message: not part of equality.
+    public var others: [VettedError] = []
+    /// How many more were found past the mode's cap and not kept in ``others``.
+    public var othersOmitted = 0
     /// The input this error was found in, kept to compute line and column lazily.
     public private(set) var source: SourceText?
     /// Line and column counted ahead, for many errors of one input at once (``located(at:)``).
@@ -125,12 +132,21 @@ public struct VettedError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same error without the reference to the input, for keeping it long. Its excerpt
-    /// is cut first, so it outlives the input.
+    /// is cut first, so it outlives the input (so are those of ``others``).
     public func droppingSource() -> VettedError {
         var copy = self
         copy.excerpt = excerpt
         copy.source = nil
+        copy.others = others.map { $0.droppingSource() }
         return copy
+    }
+
+    /// This error and each of ``others``, every one without others of its own: one entry per defect.
+    public var all: [VettedError] {
+        var first = self
+        first.others = []
+        first.othersOmitted = 0
+        return [first] + others
     }
 
     /// `code at path (line L, column C, offset O): message`.

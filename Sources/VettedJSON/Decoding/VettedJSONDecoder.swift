@@ -240,6 +240,8 @@ open class VettedJSONDecoder: @unchecked Sendable {
     private func decode<T: Decodable>(_ type: T.Type, document: DecodingDocument) throws -> T {
         defer { document.close() }
         let source = document.source
+        // Under `.collect`, generated bodies and arrays record each structural error and go on.
+        document.engine.collectsStructure = true
         let result = source.withScanner { scanner in
             document.scanner = scanner
             defer { document.scanner = nil }

@@ -24,6 +24,11 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
 
     var fieldCount: Int { table.names.count }
 
+    /// A field's structural error, recorded when the call collects them (the body goes on).
+    func recover(_ error: any Error) throws { try decoder.context.engine.recover(error) }
+
+    func recorded() -> any Error { RecordedErrors() }
+
     @inline(__always)
     private func key(_ field: Int) -> CodingKeys {
         if table.hasAliases, let key = spelledKey(field) { return key }

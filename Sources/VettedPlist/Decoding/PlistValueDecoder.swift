@@ -25,6 +25,8 @@ final class PlistDecodingContext {
         self.format = format
         stack = options.shared.makeStackGuard()
         engine = options.shared.makeEngine()
+        // Under `.collect`, generated bodies and arrays record each structural error and go on.
+        engine.collectsStructure = true
     }
 }
 
@@ -122,14 +124,15 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
             return try SameType.cast(try array.decode(elements, from: self), to: T.self)
         }
         let engine = context.engine
-        guard let rules = engine.rules(for: T.self) else { return try T(from: self) }
+        // A type's own init(from:) cannot go on past an error (and may catch one): nothing in it is collected.
+        guard let rules = engine.rules(for: T.self) else { return try engine.withoutCollecting { try T(from: self) } }
         if context.generatedDecoding, let generated = T.self as? any _VettedDecodable.Type {
             return try decodeGenerated(generated, as: T.self, rules: rules)
         }
         defer { active = nil }
         return try engine.run(rules, path: { codingPath }) { scope in
             active = scope
-            return try T(from: self)
+            return try engine.withoutCollecting { try T(from: self) }
         }
     }
 
@@ -295,10 +298,17 @@ extension Array: PlistArrayDecodable where Element: Decodable {
     }
 
     static func decodeStreamed(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> [Element] {
+        let engine = decoder.context.engine
         if decoder.context.generatedDecoding, let enumType = Element.self as? any _VettedRawValueEnum.Type {
-            if let type = enumType as? any _VettedStringEnum.Type { return try stringEnums(type, count: count, from: decoder, element: element) }
-            if let type = enumType as? any _VettedIntEnum.Type { return try intEnums(type, count: count, from: decoder, element: element) }
+            do {
+                if let type = enumType as? any _VettedStringEnum.Type { return try stringEnums(type, count: count, from: decoder, element: element) }
+                if let type = enumType as? any _VettedIntEnum.Type { return try intEnums(type, count: count, from: decoder, element: element) }
+            } catch where engine.collectsStructure && error is DecodingError {
+                // Read again element by element, each error recorded (a cheap array: its cases once more).
+                return try collecting(count: count, from: decoder, element: element)
+            }
         }
+        if engine.collectsStructure { return try collecting(count: count, from: decoder, element: element) }
         var result: [Element] = []
         result.reserveCapacity(count)
         for index in 0..<count {
@@ -309,6 +319,29 @@ extension Array: PlistArrayDecodable where Element: Decodable {
 }
 
 extension Array where Element: Decodable {
+    /// ``decodeStreamed(count:from:element:)`` when the call collects structural errors: an
+    /// element that fails is recorded (``RuleEngine/recover(_:)``) and the next one read; once
+    /// the array ends, ``RecordedErrors`` if any failed. (A defect of the input itself, met
+    /// reading an element, is thrown at once.)
+    @inline(never)
+    static func collecting(count: Int, from decoder: PlistValueDecoder, element: (Int) throws -> PlistValue) throws -> [Element] {
+        let engine = decoder.context.engine
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        var failed = false
+        for index in 0..<count {
+            let value = try element(index)
+            do {
+                result.append(try decoder.child(Element.self, value, .index(index)))
+            } catch {
+                try engine.recover(error)
+                failed = true
+            }
+        }
+        if failed { throw RecordedErrors() }
+        return result
+    }
+
     /// Elements of a `@Vetted` enum: each one that is a raw value (a string, an
     /// integer) naming a case is that case, with no decoder; anything else goes
     /// through `init(from:)` (the standard library's, which the macro checked),

@@ -439,9 +439,83 @@ func readableName(of type: Any.Type) -> String {
         return error
     }
 
+    // MARK: Structural errors
+
+    /// Whether a structural error (a missing field, a wrong type, `null`, a value that does
+    /// not convert) is recorded and decoding goes on with the next field or element, so that
+    /// the call reports each one (``recover(_:)``): set by a decoder whose generated bodies
+    /// and arrays recover, under ``ValidationMode/collect(upTo:)``. Off while a type's own
+    /// `init(from:)` runs (``withoutCollecting(_:)``): it cannot go on after a failure, and
+    /// may catch one itself.
+    package var collectsStructure = false
+    /// The first structural error recorded, located, as the call throws it.
+    private var firstStructural: DecodingError?
+    /// The later ones, located.
+    private var structural: [VettedError] = []
+    /// Those past the cap, counted.
+    private var structuralOmitted = 0
+
+    /// What a generated body or an array does with an error thrown by one of its fields or
+    /// elements: under collection, a structural error is recorded and the caller goes on
+    /// (it throws ``RecordedErrors`` once it ends); ``RecordedErrors`` itself (a nested value's,
+    /// already recorded) is taken the same way. Any other error, or any error when not
+    /// collecting, is thrown again.
+    package func recover(_ error: any Error) throws {
+        if error is RecordedErrors { return }
+        guard collectsStructure, !callFinished, case .collect = mode, let decoding = error as? DecodingError else { throw error }
+        recordStructural(decoding)
+    }
+
+    private func recordStructural(_ decoding: DecodingError) {
+        guard case .collect(let cap) = mode else { return }
+        if firstStructural == nil {
+            firstStructural = decoding.located(by: locate)
+        } else if structural.count + 1 < Swift.max(cap, 1) {
+            // Located now, while the decoder can still say where.
+            if let located = decoding.located(by: locate).vettedError { structural.append(located) } else { structuralOmitted += 1 }
+        } else {
+            structuralOmitted += 1
+        }
+    }
+
+    /// Runs `body` — a type's own `init(from:)` — with collection off.
+    @inline(__always)
+    package func withoutCollecting<T>(_ body: () throws -> T) rethrows -> T {
+        guard collectsStructure else { return try body() }
+        collectsStructure = false
+        defer { collectsStructure = true }
+        return try body()
+    }
+
+    /// Whether any structural error was recorded.
+    package var hasRecorded: Bool { firstStructural != nil }
+
+    /// The recorded structural errors as the call throws them: the first one's `DecodingError`,
+    /// its located error carrying the others (``VettedCore/VettedError/others``).
+    private func recordedFailure(_ first: DecodingError) -> DecodingError {
+        guard var located = first.vettedError, !structural.isEmpty || structuralOmitted > 0 else { return first }
+        located.others = structural
+        located.othersOmitted = structuralOmitted
+        return first.replacingVettedError(located)
+    }
+
     /// The outcome of a whole decode call: `result` (what the decoder made, or
     /// why it stopped) combined with the violations collected.
     package func finish<T>(_ result: Result<T, any Error>) throws -> T {
+        if firstStructural != nil {
+            switch result {
+            case .failure(let error as VettedError) where error.code.isRuleDeclaration:
+                callFinished = true
+                throw error
+            case .failure(let error as DecodingError):
+                // Thrown past every recovering body (a type's own init(from:) at the top): one more.
+                recordStructural(error)
+            default:
+                break
+            }
+            callFinished = true
+            if let first = firstStructural { throw recordedFailure(first) }
+        }
         callFinished = true
         switch result {
         case .success(let value):
@@ -463,6 +537,13 @@ func readableName(of type: Any.Type) -> String {
     private func declarationError(_ code: VettedError.Code, _ scope: RuleScope, _ path: [any CodingKey], _ message: String) -> VettedError {
         VettedError(code: code, path: DocumentPath(codingPath: path), message: message)
     }
+}
+
+/// What a generated body or an array throws when it ended after recording structural
+/// errors in the call's ``RuleEngine`` (``RuleEngine/recover(_:)``): the errors are the
+/// engine's, and the call throws them when it finishes.
+package struct RecordedErrors: Error {
+    package init() {}
 }
 
 /// A decoder that runs its rules through a ``RuleEngine`` (both of Vetted's).

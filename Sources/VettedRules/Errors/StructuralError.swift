@@ -19,6 +19,20 @@ extension DecodingError {
         }
     }
 
+    /// The same case, coding path and description with `error` as its `underlyingError`.
+    package func replacingVettedError(_ error: VettedError) -> DecodingError {
+        func context(_ c: Context) -> Context {
+            Context(codingPath: c.codingPath, debugDescription: c.debugDescription, underlyingError: error)
+        }
+        switch self {
+        case .typeMismatch(let type, let c): return .typeMismatch(type, context(c))
+        case .valueNotFound(let type, let c): return .valueNotFound(type, context(c))
+        case .keyNotFound(let key, let c): return .keyNotFound(key, context(c))
+        case .dataCorrupted(let c): return .dataCorrupted(context(c))
+        @unknown default: return self
+        }
+    }
+
     /// This error with a located ``VettedCore/VettedError`` as its `underlyingError`
     /// (the same case, coding path and description): `locate` gives where the
     /// value at a coding path sits, or `nil` where the format cannot say.

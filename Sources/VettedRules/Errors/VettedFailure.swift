@@ -30,10 +30,19 @@ public enum FailureStage: String, Sendable, Hashable, CaseIterable {
 public struct VettedFailure: Error, Sendable, CustomStringConvertible {
     public let stage: FailureStage
     /// One error per defect, each with its code and path (and offset where the stage has one).
-    /// A structural `DecodingError` is given as one error whose code names its case.
+    /// A structural `DecodingError` is given as one error whose code names its case, followed by
+    /// the others its decoder collected (``VettedCore/VettedError/others``); ``omitted`` counts those past the cap.
     public let errors: [VettedError]
     /// The error as it was thrown.
     public let underlying: any Error
+    /// How many more errors were found than ``errors`` lists (past the validation mode's cap).
+    public var omitted: Int {
+        switch underlying {
+        case let rules as ValidationErrors: rules.omitted
+        case let decoding as DecodingError: decoding.vettedError?.othersOmitted ?? 0
+        default: 0
+        }
+    }
 
     public init(_ error: any Error) {
         if let failure = error as? VettedFailure {
@@ -53,7 +62,8 @@ public struct VettedFailure: Error, Sendable, CustomStringConvertible {
             if let located = context?.underlyingError as? VettedError {
                 // A record over its cap is refused for its length, before it is parsed.
                 stage = located.code == .recordTooLarge ? .input : located.code.isStructural ? .structure : .syntax
-                errors = [located]
+                // Under `.collect`, each structural error the call found: the first, then its others.
+                errors = located.all
             } else {
                 stage = .structure
                 errors = [

@@ -158,6 +158,9 @@ extension JSONDirectReader {
     /// too: a syntax error there is still the call's answer (``syntaxError()``).
     mutating func failureOutcome() -> (any Error)? {
         guard let failure, adjacentUnions == 0 else { return nil }
+        // Under `.collect` the call reports every structural error, which the tape path collects
+        // (this reader stops at the first): a miss, and the tape's parse finds any syntax error after it.
+        if case .collect = document.engine.mode { return nil }
         // Fail-fast: a violation recorded before may come first in the tape path's order.
         // So may a relation of an open object, which the tape path checks once both its fields are read.
         var decidable = true

@@ -34,6 +34,11 @@ struct TapeFieldSource: _VettedDeclarationOrderSource {
 
     var fieldCount: Int { table.names.count }
 
+    /// A field's structural error, recorded when the call collects them (the body goes on).
+    func recover(_ error: any Error) throws { try decoder.engine.recover(error) }
+
+    func recorded() -> any Error { RecordedErrors() }
+
     /// The value index of `field`, or `keyNotFound` as a keyed container says it.
     @inline(__always)
     private func index(_ field: Int) throws -> Int {

@@ -64,11 +64,23 @@ extension TapeDecoder {
         let info = entry.payload > position ? document.info(for: Element.self) : nil
         switch info?.container {
         case .stringEnum(let type)?:
-            return try stringEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+            do {
+                return try stringEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+            } catch where engine.collectsStructure && !(error is RecordedErrors) {
+                // Read again element by element, each error recorded (a cheap array: its cases once more).
+                return try collectingElements(Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+            }
         case .intEnum(let type)?:
-            return try intEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+            do {
+                return try intEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+            } catch where engine.collectsStructure && !(error is RecordedErrors) {
+                return try collectingElements(Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
+            }
         default:
             break
+        }
+        if engine.collectsStructure {
+            return try collectingElements(Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
         }
         var elements: [Element] = []
         elements.reserveCapacity(entry.first)
@@ -83,6 +95,32 @@ extension TapeDecoder {
 }
 
 extension TapeDecoder {
+    /// ``arrayElements(_:)`` when the call collects structural errors: an element that
+    /// fails is recorded (``RuleEngine/recover(_:)``) and the next one read; once the
+    /// array ends, ``RecordedErrors`` if any failed.
+    @inline(never)
+    fileprivate func collectingElements<Element: Decodable>(
+        _ type: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
+    ) throws -> [Element] {
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var failed = false
+        var position = start
+        var index = 0
+        while position < end {
+            do {
+                elements.append(try child(Element.self, at: position, base: base, .index(index), info: info))
+            } catch {
+                try engine.recover(error)
+                failed = true
+            }
+            position = document.next(after: position)
+            index += 1
+        }
+        if failed { throw RecordedErrors() }
+        return elements
+    }
+
     /// The elements of an array of a `@Vetted` enum: each one that `fast`
     /// reads (a raw value naming a case) is that case; any other goes through
     /// `child`, to its standard `init(from:)`, which gives its own value or
