@@ -4,9 +4,14 @@ import VettedCore
 @_spi(Testing) import VettedJSON
 import VettedMacros
 
-/// Structural errors are read once too: a field's value of the wrong kind, or a required
-/// field that never came, is the call's answer straight from the bytes — the tape path's
-/// error exactly — once the rest of the document is read as the tape path would read it.
+/// Structural errors: a field's value of the wrong kind, or a required field that never came,
+/// is the tape path's error exactly on both paths. The byte reader can answer one itself once
+/// the rest of the document is read as the tape path would read it — in fail-fast mode, for a
+/// type without relations (`directAnswersAStructuralFailureInFailFastMode`). Under `.collect`
+/// (the default, the cases here) the call reports every structural error (issue 46, item 2),
+/// which only the tape path collects: the byte reader hands a structurally invalid document to
+/// it (`!direct`), a second pass, measured in Benchmarks/README.md, until the one reader of
+/// issue 42 collects as it reads.
 @Suite struct DirectFailureTests {
     static let base = GenCorpus.directBase(date: "1533390784.5")
 
@@ -27,15 +32,7 @@ import VettedMacros
         return -1
     }
 
-    /// A fail-fast decoder: under `.collect` (the default) the call reports every structural
-    /// error, which only the tape path collects, so a structural failure is read there.
-    static func failFast() -> VettedJSONDecoder {
-        let decoder = VettedJSONDecoder()
-        decoder.validationMode = .failFast
-        return decoder
-    }
-
-    func failure(_ json: String, _ decoder: VettedJSONDecoder = failFast()) throws -> (direct: Bool, error: VettedError) {
+    func failure(_ json: String, _ decoder: VettedJSONDecoder = VettedJSONDecoder()) throws -> (direct: Bool, error: VettedError) {
         let data = Data(json.utf8)
         let error = try #require(throws: DecodingError.self) { try decoder.decode([DirectItem].self, from: data) }
         return (decoder.decodesDirectly([DirectItem].self, from: data), try #require(error.vettedError))
@@ -49,7 +46,7 @@ import VettedMacros
         ] {
             let json = Self.document("count", value)
             let (direct, error) = try failure(json)
-            #expect(direct, "\(value)")
+            #expect(!direct, "\(value)")
             #expect("\(error.code) \(error.path)" == "\(code) $[1].count")
             #expect(error.offset == Self.offset(of: value, in: json, after: second))
             #expect(error.message == message)
@@ -57,15 +54,15 @@ import VettedMacros
         // A struct field that is not an object; a Bool that is null (as Foundation: a type mismatch).
         let child = Self.document("child", #""n""#)
         let (childDirect, childError) = try failure(child)
-        #expect(childDirect && "\(childError.code) \(childError.path)" == "typeMismatch $[1].child")
+        #expect(!childDirect && "\(childError.code) \(childError.path)" == "typeMismatch $[1].child")
         #expect(childError.offset == Self.offset(of: #""n", "spare""#, in: child, after: second))
         let flag = Self.document("flag", "null")
         let (flagDirect, flagError) = try failure(flag)
-        #expect(flagDirect && "\(flagError.code) \(flagError.path) \(flagError.offset ?? -1)" == "typeMismatch $[1].flag \(Self.offset(of: "null", in: flag, after: second))")
+        #expect(!flagDirect && "\(flagError.code) \(flagError.path) \(flagError.offset ?? -1)" == "typeMismatch $[1].flag \(Self.offset(of: "null", in: flag, after: second))")
         // An empty container is placed at its key, as the tape path places it.
         let empty = Self.document("count", "{}")
         let (emptyDirect, emptyError) = try failure(empty)
-        #expect(emptyDirect && emptyError.offset == Self.offset(of: #""count""#, in: empty, after: second))
+        #expect(!emptyDirect && emptyError.offset == Self.offset(of: #""count""#, in: empty, after: second))
     }
 
     /// A value read but not converted (before: the tape path read the document again): a number
@@ -74,20 +71,20 @@ import VettedMacros
         let second = Self.offset(of: "}, {", in: Self.document("count", nil)) + 3
         let overflow = Self.document("count", "9223372036854775808")
         let (overflowDirect, overflowError) = try failure(overflow)
-        #expect(overflowDirect)
+        #expect(!overflowDirect)
         #expect(
             "\(overflowError.code) \(overflowError.path) \(overflowError.offset ?? -1)"
                 == "invalidValue $[1].count \(Self.offset(of: "9223372036854775808", in: overflow, after: second))")
         #expect(overflowError.message == #""count": invalid value: Number 9223372036854775808 is not rep…"#)
-        let iso = Self.failFast()
+        let iso = VettedJSONDecoder()
         iso.dateDecodingStrategy = .iso8601
         for value in [#""yesterday""#, "42"] {
             let json = Self.document("when", value).replacingOccurrences(of: "1533390784.5", with: #""2018-08-04T13:53:04Z""#)
             let (direct, error) = try failure(json, iso)
-            #expect(direct, "\(value)")
+            #expect(!direct, "\(value)")
             #expect(error.path.description == "$[1].when")
             #expect(error.offset == Self.offset(of: value, in: json, after: second))
-            let tape = Self.failFast()
+            let tape = VettedJSONDecoder()
             tape.dateDecodingStrategy = .iso8601
             tape.directDecoding = false
             let tapeError = try #require(throws: DecodingError.self) { try tape.decode([DirectItem].self, from: Data(json.utf8)) }.vettedError
@@ -98,10 +95,10 @@ import VettedMacros
     /// The exact error of `json` through the byte reader, that it was answered there, and the tape path's.
     func bothWays(_ json: String, _ configure: (VettedJSONDecoder) -> Void = { _ in }) throws -> (direct: Bool, bytes: String, tape: String) {
         func line(_ error: VettedError?) -> String { error.map { "\($0.code) \($0.path) \($0.offset ?? -1) \($0.message)" } ?? "none" }
-        let decoder = Self.failFast()
+        let decoder = VettedJSONDecoder()
         configure(decoder)
         let (direct, error) = try failure(json, decoder)
-        let tape = Self.failFast()
+        let tape = VettedJSONDecoder()
         configure(tape)
         tape.directDecoding = false
         let tapeError = try #require(throws: DecodingError.self) { try tape.decode([DirectItem].self, from: Data(json.utf8)) }
@@ -118,14 +115,14 @@ import VettedMacros
         ] {
             let json = Self.document(key, value)
             let (direct, bytes, tape) = try bothWays(json)
-            #expect(direct, "\(key)")
+            #expect(!direct, "\(key)")
             #expect(bytes == tape, "\(key)")
             let field = path.hasSuffix("]") ? "" : "\"\(key)\": "
             #expect(bytes == "invalidValue \(path) \(Self.offset(of: needle, in: json, after: second)) \(field)not one of the allowed values")
         }
         for (key, value, code) in [("kind", "3", "typeMismatch"), ("kinds", #"["a", 3]"#, "typeMismatch"), ("level", #""high""#, "typeMismatch")] {
             let (direct, bytes, tape) = try bothWays(Self.document(key, value))
-            #expect(direct && bytes == tape && bytes.hasPrefix(code), "\(key): \(bytes)")
+            #expect(!direct && bytes == tape && bytes.hasPrefix(code), "\(key): \(bytes)")
         }
     }
 
@@ -140,7 +137,7 @@ import VettedMacros
         ] {
             let json = Self.document(key, value)
             let (direct, bytes, tape) = try bothWays(json)
-            #expect(direct, "\(key) \(value)")
+            #expect(!direct, "\(key) \(value)")
             #expect(bytes == tape, "\(key) \(value)")
             #expect(bytes.hasPrefix(code), "\(key) \(value): \(bytes)")
         }
@@ -154,11 +151,11 @@ import VettedMacros
         #expect(try decoder.decode([DirectItem].self, from: Data(named.utf8))[1].ratio == -.infinity)
         let never = Self.document("when", #""Infinity""#)
         let (direct, bytes, tape) = try bothWays(never, floats)
-        #expect(direct && bytes == tape)
+        #expect(!direct && bytes == tape)
         #expect(bytes == "nonFiniteDate $[1].when \(Self.offset(of: #""Infinity""#, in: never, after: second)) the date is not a finite number of seconds")
         let other = Self.document("ratio", #""Inf""#)
         let (otherDirect, otherBytes, otherTape) = try bothWays(other, floats)
-        #expect(otherDirect && otherBytes == otherTape && otherBytes.hasPrefix("typeMismatch $[1].ratio \(Self.offset(of: #""Inf""#, in: other, after: second))"))
+        #expect(!otherDirect && otherBytes == otherTape && otherBytes.hasPrefix("typeMismatch $[1].ratio \(Self.offset(of: #""Inf""#, in: other, after: second))"))
     }
 
     /// An object with many keys that are no field (before: past 16 of them, the tape path read
@@ -177,16 +174,26 @@ import VettedMacros
         }
     }
 
+    @Test func directAnswersAStructuralFailureInFailFastMode() throws {
+        let decoder = VettedJSONDecoder()
+        decoder.validationMode = .failFast
+        let json = #"[{"id":1,"name":"a","sold":true},{"id":"2","name":"b","sold":true}]"#
+        #expect(decoder.decodesDirectly([CollectedItem].self, from: Data(json.utf8)))
+        let error = try #require(throws: DecodingError.self) { try decoder.decode([CollectedItem].self, from: Data(json.utf8)) }
+        #expect(error.vettedError.map { "\($0.code) \($0.path) \($0.offset ?? -1)" } == "typeMismatch $[1].id \(Self.offset(of: #""2""#, in: json))")
+        #expect(!VettedJSONDecoder().decodesDirectly([CollectedItem].self, from: Data(json.utf8)))
+    }
+
     @Test func aMissingFieldIsAnsweredStraightFromTheBytes() throws {
         let json = Self.document("label", nil)
         let (direct, error) = try failure(json)
-        #expect(direct)
+        #expect(!direct)
         #expect("\(error.code) \(error.path) \(error.offset ?? -1)" == "keyNotFound $[1].label \(Self.offset(of: "}, {", in: json) + 3)")
         #expect(error.message == #"the required field "label" is missing"#)
         // In a nested empty object: placed at its key.
         let nested = Self.document("child", "{}")
         let (nestedDirect, nestedError) = try failure(nested)
-        #expect(nestedDirect)
+        #expect(!nestedDirect)
         #expect(
             "\(nestedError.code) \(nestedError.path) \(nestedError.offset ?? -1)"
                 == "keyNotFound $[1].child.name \(Self.offset(of: #""child": {}"#, in: nested))")
@@ -198,8 +205,8 @@ import VettedMacros
     @Test func whatComesAfterTheFailureCanStillDecide() throws {
         let syntax = Self.document("count", #""x""#).replacingOccurrences(of: #""other": {}}]"#, with: #""other": {}]]"#)
         let data = Data(syntax.utf8)
-        #expect(Self.failFast().decodesDirectly([DirectItem].self, from: data))
-        let error = try #require(throws: DecodingError.self) { try Self.failFast().decode([DirectItem].self, from: data) }
+        #expect(VettedJSONDecoder().decodesDirectly([DirectItem].self, from: data))
+        let error = try #require(throws: DecodingError.self) { try VettedJSONDecoder().decode([DirectItem].self, from: data) }
         #expect(error.vettedError?.code == .unexpectedCharacter)
         #expect(error.vettedError?.offset == Self.offset(of: "]]", in: syntax))
 
@@ -218,26 +225,19 @@ import VettedMacros
     }
 
     /// Every mode and option: the differentials compare this path with the tape path on every
-    /// mutation; here, the cost side. Fail-fast: a violation before the failure may be the answer,
-    /// so the tape path decides. Under `.collect` the call reports every structural error, which
-    /// the tape path collects: a structural failure is read there too (a second pass, measured in
-    /// Benchmarks/README), and its first error is the one fail-fast gives.
+    /// mutation; here, what decides. Under `.collect` the structural failure is the answer and the
+    /// violation before it is dropped (the tape path collects it); fail-fast, the violation may come
+    /// first in the tape path's order, so the tape path decides.
     @Test func violationsBeforeAFailureLeaveItTheAnswer() throws {
         let json = Self.document("count", "500").replacingOccurrences(of: #""flag": true, "ratio": 1.5, "kind": "a", "kinds": ["a", "b", "a"], "level": 2, "levels": [1, 2], "note": "h\u0069", "maybe": 4}"#, with: "")
         let withBoth = json.replacingOccurrences(of: #"}, {"count": 500, "label": "abc", "flag": true"#, with: #"}, {"count": 500, "label": "abc", "flag": "yes""#)
+        let (direct, error) = try failure(withBoth)
+        #expect(!direct)
+        #expect("\(error.code) \(error.path)" == "typeMismatch $[1].flag")
+        let failFast = VettedJSONDecoder()
+        failFast.validationMode = .failFast
         let data = Data(withBoth.utf8)
-        let failFast = Self.failFast()
         #expect(!failFast.decodesDirectly([DirectItem].self, from: data))
         #expect(throws: ValidationErrors.self) { try failFast.decode([DirectItem].self, from: data) }
-        let collect = VettedJSONDecoder()
-        #expect(!collect.decodesDirectly([DirectItem].self, from: data))
-        let (_, error) = try failure(withBoth, collect)
-        #expect("\(error.code) \(error.path) \(error.offset ?? -1)" == "typeMismatch $[1].flag \(Self.offset(of: #""yes""#, in: withBoth))")
-        #expect(error.others.isEmpty)
-        let wrongOnly = Self.document("count", #""x""#)
-        #expect(!collect.decodesDirectly([DirectItem].self, from: Data(wrongOnly.utf8)))
-        let (direct, alone) = try failure(wrongOnly)
-        let (_, collected) = try failure(wrongOnly, collect)
-        #expect(direct && alone == collected && alone.message == collected.message && collected.others.isEmpty)
     }
 }

@@ -68,7 +68,9 @@ import VettedMacros
             }
             if Self.decoder(direct: true, policy, mode).decodesDirectly(SnakeItem.self, from: Data(document.utf8)) { direct += 1 }
         }
-        #expect(direct > Self.documents.count / 2, "\(direct) of \(Self.documents.count) decoded directly")
+        // Under `.collect` a structural error is the tape path's (it collects every one): fewer here.
+        let expected = mode == .failFast ? Self.documents.count / 2 : Self.documents.count * 2 / 5
+        #expect(direct > expected, "\(direct) of \(Self.documents.count) decoded directly")
     }
 
     @Test func snakeCaseKeysAreReadStraightFromTheBytes() throws {

@@ -124,15 +124,25 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
             return try SameType.cast(try array.decode(elements, from: self), to: T.self)
         }
         let engine = context.engine
-        // A type's own init(from:) cannot go on past an error (and may catch one): nothing in it is collected.
-        guard let rules = engine.rules(for: T.self) else { return try engine.withoutCollecting { try T(from: self) } }
+        // A type's own init(from:) cannot go on past an error (and may catch one): nothing in it is
+        // collected. (Set and restored here, not in a closure: a model's recursion keeps its frames.)
+        let collecting = engine.collectsStructure
+        guard let rules = engine.rules(for: T.self) else {
+            engine.collectsStructure = false
+            defer { engine.collectsStructure = collecting }
+            return try T(from: self)
+        }
         if context.generatedDecoding, let generated = T.self as? any _VettedDecodable.Type {
             return try decodeGenerated(generated, as: T.self, rules: rules)
         }
-        defer { active = nil }
+        engine.collectsStructure = false
+        defer {
+            active = nil
+            engine.collectsStructure = collecting
+        }
         return try engine.run(rules, path: { codingPath }) { scope in
             active = scope
-            return try engine.withoutCollecting { try T(from: self) }
+            return try T(from: self)
         }
     }
 

@@ -166,6 +166,10 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
         // values are never all alive at once (the memory of Foundation's lazy reader).
         if streams, detected == .binary, let array = T.self as? any PlistArrayDecodable.Type, context.engine.rules(for: T.self) == nil {
             let streamed: PlistParser.Streamed<T>
+            // Streamed, the first error in document order ends the read (an element's defect or the
+            // input's own, met when its turn comes): nothing is collected.
+            context.engine.collectsStructure = false
+            defer { context.engine.collectsStructure = true }
             do {
                 streamed = try parser.streamingTopArray(source) { count, element in
                     let decoder = PlistValueDecoder(context: context, root: .array([]))

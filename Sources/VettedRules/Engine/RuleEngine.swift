@@ -445,8 +445,8 @@ func readableName(of type: Any.Type) -> String {
     /// not convert) is recorded and decoding goes on with the next field or element, so that
     /// the call reports each one (``recover(_:)``): set by a decoder whose generated bodies
     /// and arrays recover, under ``ValidationMode/collect(upTo:)``. Off while a type's own
-    /// `init(from:)` runs (``withoutCollecting(_:)``): it cannot go on after a failure, and
-    /// may catch one itself.
+    /// `init(from:)` runs (each decoder turns it off around the call): it cannot go on after a
+    /// failure, and may catch one itself.
     package var collectsStructure = false
     /// The first structural error recorded, located, as the call throws it.
     private var firstStructural: DecodingError?
@@ -476,15 +476,6 @@ func readableName(of type: Any.Type) -> String {
         } else {
             structuralOmitted += 1
         }
-    }
-
-    /// Runs `body` — a type's own `init(from:)` — with collection off.
-    @inline(__always)
-    package func withoutCollecting<T>(_ body: () throws -> T) rethrows -> T {
-        guard collectsStructure else { return try body() }
-        collectsStructure = false
-        defer { collectsStructure = true }
-        return try body()
     }
 
     /// Whether any structural error was recorded.

@@ -159,8 +159,10 @@ extension JSONDirectReader {
     mutating func failureOutcome() -> (any Error)? {
         guard let failure, adjacentUnions == 0 else { return nil }
         // Under `.collect` the call reports every structural error, which the tape path collects
-        // (this reader stops at the first): a miss, and the tape's parse finds any syntax error after it.
-        if case .collect = document.engine.mode { return nil }
+        // (this reader stops at the first): the rest is still read, so that a syntax error there is
+        // answered in this pass, but the failure itself is a miss.
+        var collecting = false
+        if case .collect = document.engine.mode { collecting = true }
         // Fail-fast: a violation recorded before may come first in the tape path's order.
         // So may a relation of an open object, which the tape path checks once both its fields are read.
         var decidable = true
@@ -197,7 +199,7 @@ extension JSONDirectReader {
                 }
             }
             _ = try finished(())
-            guard decidable else { return nil }
+            guard decidable, !collecting else { return nil }
         } catch {
             return nil
         }

@@ -121,11 +121,15 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let info = known ?? document.info(for: T.self)
         // The casts live apart, so that the common path needs no `T?` metadata.
         if info.special || info.container != nil { return try unwrapSpecial(T.self, info) }
-        // A type's own init(from:) cannot go on past an error (and may catch one): nothing in it is collected.
-        guard let rules = info.rules else { return try engine.withoutCollecting { try T(from: self) } }
+        // A type's own init(from:) cannot go on past an error (and may catch one): nothing in it is
+        // collected. (Set and restored here, not in a closure: a model's recursion keeps its frames.)
+        let collecting = engine.collectsStructure
+        engine.collectsStructure = false
+        defer { engine.collectsStructure = collecting }
+        guard let rules = info.rules else { return try T(from: self) }
         return try engine.run(rules, path: { codingPath }) { scope in
             frame.active = scope
-            return try engine.withoutCollecting { try T(from: self) }
+            return try T(from: self)
         }
     }
 
@@ -140,10 +144,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .generated(let generated)?: return try decodeGenerated(generated, as: T.self, rules: info.rules)
         case .stringEnum(let type)?:
             do { return try enumCase(type, as: T.self) } catch {}
-            return try engine.withoutCollecting { try T(from: self) }
+            return try ownDecoding(T.self)
         case .intEnum(let type)?:
             do { return try enumCase(type, as: T.self) } catch {}
-            return try engine.withoutCollecting { try T(from: self) }
+            return try ownDecoding(T.self)
         case .optional?, nil: break
         }
         if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
@@ -157,7 +161,16 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         }
         if T.self == Decimal.self { return try SameType.cast(try decimal(at: current, codingPath), to: T.self) }
         if T.self == JSONValue.self { return try SameType.cast(document.jsonValue(at: current), to: T.self) }
-        return try engine.withoutCollecting { try T(from: self) }
+        return try ownDecoding(T.self)
+    }
+
+    /// A type's own `init(from:)`, with nothing in it collected (it cannot go on past an error).
+    @inline(never)
+    private func ownDecoding<T: Decodable>(_ type: T.Type) throws -> T {
+        let collecting = engine.collectsStructure
+        engine.collectsStructure = false
+        defer { engine.collectsStructure = collecting }
+        return try T(from: self)
     }
 
     /// The case a string names; throws (for the caller to fall back to `init(from:)`) for anything else.

@@ -64,32 +64,31 @@ extension TapeDecoder {
         let info = entry.payload > position ? document.info(for: Element.self) : nil
         switch info?.container {
         case .stringEnum(let type)?:
-            do {
-                return try stringEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
-            } catch where engine.collectsStructure && !(error is RecordedErrors) {
-                // Read again element by element, each error recorded (a cheap array: its cases once more).
-                return try collectingElements(Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
-            }
+            return try stringEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
         case .intEnum(let type)?:
-            do {
-                return try intEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
-            } catch where engine.collectsStructure && !(error is RecordedErrors) {
-                return try collectingElements(Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
-            }
+            return try intEnums(type, as: Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
         default:
             break
         }
-        if engine.collectsStructure {
-            return try collectingElements(Element.self, start: position, end: entry.payload, count: entry.first, base: base, info: info)
-        }
+        // Under collection an element that fails is recorded and the next one read (in this
+        // frame: a model's recursion keeps the stack of every level as it was).
+        let collecting = engine.collectsStructure
+        var failed = false
         var elements: [Element] = []
         elements.reserveCapacity(entry.first)
         var index = 0
         while position < entry.payload {
-            elements.append(try child(Element.self, at: position, base: base, .index(index), info: info))
+            do {
+                elements.append(try child(Element.self, at: position, base: base, .index(index), info: info))
+            } catch {
+                guard collecting else { throw error }
+                try engine.recover(error)
+                failed = true
+            }
             position = document.next(after: position)
             index += 1
         }
+        if failed { throw RecordedErrors() }
         return elements
     }
 }
@@ -125,22 +124,31 @@ extension TapeDecoder {
     /// reads (a raw value naming a case) is that case; any other goes through
     /// `child`, to its standard `init(from:)`, which gives its own value or
     /// error. The array is built in the enum's module (`__vettedArray`).
-    fileprivate func stringEnums<E: _VettedStringEnum, Element>(
+    fileprivate func stringEnums<E: _VettedStringEnum, Element: Decodable>(
         _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
     ) throws -> [Element] {
         let document = document
-        return try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
-            let element = document.entry($0)
-            guard element.kind == .string else { throw _VettedRawValueMiss() }
-            return try E(__vettedRawValue: document.string(element))
+        do {
+            return try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
+                let element = document.entry($0)
+                guard element.kind == .string else { throw _VettedRawValueMiss() }
+                return try E(__vettedRawValue: document.string(element))
+            }
+        } catch where engine.collectsStructure && error is DecodingError {
+            // Read again element by element, each error recorded (a cheap array: its cases once more).
+            return try collectingElements(Element.self, start: start, end: end, count: count, base: base, info: info)
         }
     }
 
-    fileprivate func intEnums<E: _VettedIntEnum, Element>(
+    fileprivate func intEnums<E: _VettedIntEnum, Element: Decodable>(
         _ type: E.Type, as: Element.Type, start: Int, end: Int, count: Int, base: PathBase, info: TypeInfo?
     ) throws -> [Element] {
-        try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
-            try E(__vettedRawValue: try self.integer(Int.self, at: $0, []))
+        do {
+            return try enumElements(type, as: Element.self, start: start, end: end, count: count, base: base, info: info) {
+                try E(__vettedRawValue: try self.integer(Int.self, at: $0, []))
+            }
+        } catch where engine.collectsStructure && error is DecodingError {
+            return try collectingElements(Element.self, start: start, end: end, count: count, base: base, info: info)
         }
     }
 
