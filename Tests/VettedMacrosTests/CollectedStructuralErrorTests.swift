@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VettedCore
 @_spi(Testing) import VettedJSON
+import VettedPlist
 import VettedMacros
 import VettedRules
 
@@ -123,6 +124,17 @@ struct HandWrittenPair: Decodable, Equatable {
         #expect(page.skipped.map(\.index) == [0, 1])
         let errors = page.skipped.compactMap { ($0.error as? DecodingError)?.vettedError }
         #expect(described(errors) == ["$[0].id typeMismatch@7", "$[1].id keyNotFound@35"])
+    }
+
+    /// Property lists collect the same errors, in the same order (a value has paths, not offsets).
+    @Test func propertyListsCollectTheSameErrors() throws {
+        func item(_ entries: [(String, PlistValue)]) -> PlistValue {
+            .dictionary(PlistDictionary(entries.map { PlistDictionary.Entry(key: $0.0, value: $0.1) }))
+        }
+        let value = PlistValue.array([item([("id", .string("x")), ("name", .string("a")), ("sold", .bool(true))]), item([("name", .string("b"))])])
+        let error = try #require(throws: DecodingError.self) { try VettedPropertyListDecoder().decode([CollectedItem].self, from: value) }
+        let located = try #require(error.vettedError)
+        #expect(located.all.map { "\($0.path) \($0.code)" } == ["$[0].id typeMismatch", "$[1].id keyNotFound", "$[1].sold keyNotFound"])
     }
 
     /// Valid documents are still read once, straight from the bytes.

@@ -112,6 +112,23 @@ struct StreamOutcome {
         #expect(try elements[3].get().value == 4)
     }
 
+    /// A record that does not fit in two places gives both errors, each under the record's
+    /// index (before this was mended, the second kept the record's own path, `$.sensor`).
+    @Test func aRecordsCollectedErrorsAreAllUnderItsIndex() async throws {
+        let text = "{\"value\":1,\"sensor\":\"a\"}\n{\"value\":\"x\"}\n"
+        var elements: [VettedElement<Reading>] = []
+        for try await element in VettedJSONDecoder().elements(of: Reading.self, from: CountingChunks(text, size: 5), framing: .jsonLines, onError: .skip) {
+            elements.append(element)
+        }
+        #expect(elements.count == 2)
+        guard case .failure(let error as DecodingError) = elements[1].result, let located = error.vettedError else {
+            Issue.record("expected a structural error, got \(elements[1].result)")
+            return
+        }
+        #expect(located.all.map { "\($0.code) \($0.path) @\($0.offset ?? -1)" } == ["typeMismatch $[1].value @9", "keyNotFound $[1].sensor @0"])
+        #expect(VettedFailure(error).errors.map(\.path.description) == ["$[1].value", "$[1].sensor"])
+    }
+
     @Test func stopThrowsTheFirstFailingRecordsError() async throws {
         let text = "{\"value\":1,\"sensor\":\"a\"}\n{\"value\":1,\"sensor\":\"a\",}\n{\"value\":2,\"sensor\":\"b\"}\n"
         var values: [Int] = []

@@ -448,12 +448,8 @@ func readableName(of type: Any.Type) -> String {
     /// `init(from:)` runs (each decoder turns it off around the call): it cannot go on after a
     /// failure, and may catch one itself.
     package var collectsStructure = false
-    /// The first structural error recorded, located, as the call throws it.
-    private var firstStructural: DecodingError?
-    /// The later ones, located.
-    private var structural: [VettedError] = []
-    /// Those past the cap, counted.
-    private var structuralOmitted = 0
+    /// The structural errors recorded so far.
+    private var structural = StructuralRecord()
 
     /// What a generated body or an array does with an error thrown by one of its fields or
     /// elements: under collection, a structural error is recorded and the caller goes on
@@ -468,44 +464,19 @@ func readableName(of type: Any.Type) -> String {
 
     private func recordStructural(_ decoding: DecodingError) {
         guard case .collect(let cap) = mode else { return }
-        if firstStructural == nil {
-            firstStructural = decoding.located(by: locate)
-        } else if structural.count + 1 < Swift.max(cap, 1) {
-            // Located now, while the decoder can still say where.
-            if let located = decoding.located(by: locate).vettedError { structural.append(located) } else { structuralOmitted += 1 }
-        } else {
-            structuralOmitted += 1
-        }
-    }
-
-    /// Whether any structural error was recorded.
-    package var hasRecorded: Bool { firstStructural != nil }
-
-    /// The recorded structural errors as the call throws them: the first one's `DecodingError`,
-    /// its located error carrying the others (``VettedCore/VettedError/others``).
-    private func recordedFailure(_ first: DecodingError) -> DecodingError {
-        guard var located = first.vettedError, !structural.isEmpty || structuralOmitted > 0 else { return first }
-        located.others = structural
-        located.othersOmitted = structuralOmitted
-        return first.replacingVettedError(located)
+        structural.record(decoding, keeping: cap, locate: locate)
     }
 
     /// The outcome of a whole decode call: `result` (what the decoder made, or
     /// why it stopped) combined with the violations collected.
     package func finish<T>(_ result: Result<T, any Error>) throws -> T {
-        if firstStructural != nil {
-            switch result {
-            case .failure(let error as VettedError) where error.code.isRuleDeclaration:
-                callFinished = true
-                throw error
-            case .failure(let error as DecodingError):
-                // Thrown past every recovering body (a type's own init(from:) at the top): one more.
-                recordStructural(error)
-            default:
-                break
-            }
+        if !structural.isEmpty {
             callFinished = true
-            if let first = firstStructural { throw recordedFailure(first) }
+            // A rule declared wrong is the program's error, whatever the document's.
+            if case .failure(let error as VettedError) = result, error.code.isRuleDeclaration { throw error }
+            // Thrown past every recovering body (a type's own init(from:) at the top): one more.
+            if case .failure(let error as DecodingError) = result { recordStructural(error) }
+            if let failure = structural.failure { throw failure }
         }
         callFinished = true
         switch result {
@@ -528,13 +499,6 @@ func readableName(of type: Any.Type) -> String {
     private func declarationError(_ code: VettedError.Code, _ scope: RuleScope, _ path: [any CodingKey], _ message: String) -> VettedError {
         VettedError(code: code, path: DocumentPath(codingPath: path), message: message)
     }
-}
-
-/// What a generated body or an array throws when it ended after recording structural
-/// errors in the call's ``RuleEngine`` (``RuleEngine/recover(_:)``): the errors are the
-/// engine's, and the call throws them when it finishes.
-package struct RecordedErrors: Error {
-    package init() {}
 }
 
 /// A decoder that runs its rules through a ``RuleEngine`` (both of Vetted's).

@@ -26,6 +26,8 @@ package enum RecordErrors {
     package static func prefixing(_ error: VettedError, index: Int) -> VettedError {
         var copy = error
         copy.path = DocumentPath([.index(index)] + error.path.components)
+        // The record's other errors (collected under `.collect`) are under the same index.
+        copy.others = error.others.map { prefixing($0, index: index) }
         return copy
     }
 
@@ -34,18 +36,11 @@ package enum RecordErrors {
     }
 
     static func prefixing(_ error: DecodingError, index: Int) -> DecodingError {
-        func context(_ context: DecodingError.Context) -> DecodingError.Context {
+        error.mappingContext { context in
             DecodingError.Context(
                 codingPath: [PathKey(intValue: index)] + context.codingPath,
                 debugDescription: context.debugDescription,
                 underlyingError: context.underlyingError.map { prefixing($0, index: index) })
-        }
-        switch error {
-        case .typeMismatch(let type, let c): return .typeMismatch(type, context(c))
-        case .valueNotFound(let type, let c): return .valueNotFound(type, context(c))
-        case .keyNotFound(let key, let c): return .keyNotFound(key, context(c))
-        case .dataCorrupted(let c): return .dataCorrupted(context(c))
-        @unknown default: return error
         }
     }
 }

@@ -19,18 +19,20 @@ extension DecodingError {
         }
     }
 
-    /// The same case, coding path and description with `error` as its `underlyingError`.
-    package func replacingVettedError(_ error: VettedError) -> DecodingError {
-        func context(_ c: Context) -> Context {
-            Context(codingPath: c.codingPath, debugDescription: c.debugDescription, underlyingError: error)
-        }
+    /// The same case with its context changed by `transform`.
+    package func mappingContext(_ transform: (Context) -> Context) -> DecodingError {
         switch self {
-        case .typeMismatch(let type, let c): return .typeMismatch(type, context(c))
-        case .valueNotFound(let type, let c): return .valueNotFound(type, context(c))
-        case .keyNotFound(let key, let c): return .keyNotFound(key, context(c))
-        case .dataCorrupted(let c): return .dataCorrupted(context(c))
+        case .typeMismatch(let type, let c): return .typeMismatch(type, transform(c))
+        case .valueNotFound(let type, let c): return .valueNotFound(type, transform(c))
+        case .keyNotFound(let key, let c): return .keyNotFound(key, transform(c))
+        case .dataCorrupted(let c): return .dataCorrupted(transform(c))
         @unknown default: return self
         }
+    }
+
+    /// The same case, coding path and description with `error` as its `underlyingError`.
+    package func replacingVettedError(_ error: VettedError) -> DecodingError {
+        mappingContext { Context(codingPath: $0.codingPath, debugDescription: $0.debugDescription, underlyingError: error) }
     }
 
     /// This error with a located ``VettedCore/VettedError`` as its `underlyingError`
