@@ -55,6 +55,9 @@ public protocol _VettedArraySource: _VettedFieldSource {
     mutating func beginUnion(_ table: _VettedUnionTable) throws -> Int
     /// Closes a tagged union's object after its payload.
     mutating func endUnion(_ table: _VettedUnionTable) throws
+    /// What an array throws after it recovered (``_VettedFieldSource/recover(_:)``) from
+    /// some element's error: the array is closed, and its errors are recorded.
+    mutating func recordedElements() -> any Error
 }
 
 /// Where a generated body reads one object's fields from.

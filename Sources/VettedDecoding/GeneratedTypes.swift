@@ -66,7 +66,13 @@ public protocol _VettedRawValueEnum: _VettedArrayElement {
 /// decodes the input again on the path that reports every error. Never seen by users.
 @_documentation(visibility: private)
 public struct _VettedDirectMiss: Error {
-    public init() {}
+    /// Not a miss: the value ended after its structural errors were recorded (under
+    /// `.collect`), and the object or array that held it goes on with its next member.
+    package let recorded: Bool
+
+    public init() { recorded = false }
+
+    package init(recorded: Bool) { self.recorded = recorded }
 }
 
 /// No case has that raw value: the decoder falls back to `init(from:)`, which says so.

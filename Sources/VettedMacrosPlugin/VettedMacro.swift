@@ -218,13 +218,28 @@ public struct VettedMacro: MemberMacro, ExtensionMacro {
 
     /// `__vettedReadArray`: an array read as the bytes come, in the element type's own
     /// module, where the array's type is known; `element` appends one element to `result`.
+    /// An element's error goes to the source, as a field's does: one that collects records
+    /// it and the array goes on, then throws what it recorded.
     static func arrayReader(access: String, element: String) -> String {
-        """
+        // Each line of `element` one level deeper, inside the `do` (an interpolation indents only its first line).
+        let element = element.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        return """
             \(access)static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                 var result: [Self] = []
+                var count = 0
+                var failed = false
                 try source.beginArray()
-                while try source.nextElement(result.count) {
+                while try source.nextElement(count) {
+                    count += 1
+                    do {
         \(element)
+                    } catch {
+                        try source.recover(error)
+                        failed = true
+                    }
+                }
+                if failed {
+                    throw source.recordedElements()
                 }
                 try source.checkField(result, field)
                 return result

@@ -177,9 +177,20 @@ import VettedMacrosPlugin
                 }
                 static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
+                    var count = 0
+                    var failed = false
                     try source.beginArray()
-                    while try source.nextElement(result.count) {
-                        result.append(try Self(__vetted: &source))
+                    while try source.nextElement(count) {
+                        count += 1
+                        do {
+                            result.append(try Self(__vetted: &source))
+                        } catch {
+                            try source.recover(error)
+                            failed = true
+                        }
+                    }
+                    if failed {
+                        throw source.recordedElements()
                     }
                     try source.checkField(result, field)
                     return result
@@ -260,9 +271,20 @@ import VettedMacrosPlugin
                 }
                 public static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
+                    var count = 0
+                    var failed = false
                     try source.beginArray()
-                    while try source.nextElement(result.count) {
-                        result.append(try Self(__vetted: &source))
+                    while try source.nextElement(count) {
+                        count += 1
+                        do {
+                            result.append(try Self(__vetted: &source))
+                        } catch {
+                            try source.recover(error)
+                            failed = true
+                        }
+                    }
+                    if failed {
+                        throw source.recordedElements()
                     }
                     try source.checkField(result, field)
                     return result
@@ -313,16 +335,27 @@ import VettedMacrosPlugin
                 }
                 public static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
+                    var count = 0
+                    var failed = false
                     try source.beginArray()
-                    while try source.nextElement(result.count) {
-                        switch try source.rawValueIndex(Self.__vettedRawValueBytes) {
-                        case 0:
-                            result.append(.music)
-                        case 1:
-                            result.append(.books)
-                        default:
-                            result.append(try source.rawValueCase(Self.self))
+                    while try source.nextElement(count) {
+                        count += 1
+                        do {
+                            switch try source.rawValueIndex(Self.__vettedRawValueBytes) {
+                            case 0:
+                                result.append(.music)
+                            case 1:
+                                result.append(.books)
+                            default:
+                                result.append(try source.rawValueCase(Self.self))
+                            }
+                        } catch {
+                            try source.recover(error)
+                            failed = true
                         }
+                    }
+                    if failed {
+                        throw source.recordedElements()
                     }
                     try source.checkField(result, field)
                     return result
@@ -360,9 +393,20 @@ import VettedMacrosPlugin
                 }
                 static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
+                    var count = 0
+                    var failed = false
                     try source.beginArray()
-                    while try source.nextElement(result.count) {
-                        result.append(try source.intCase(Self.self))
+                    while try source.nextElement(count) {
+                        count += 1
+                        do {
+                            result.append(try source.intCase(Self.self))
+                        } catch {
+                            try source.recover(error)
+                            failed = true
+                        }
+                    }
+                    if failed {
+                        throw source.recordedElements()
                     }
                     try source.checkField(result, field)
                     return result

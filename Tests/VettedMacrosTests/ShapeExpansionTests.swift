@@ -89,9 +89,20 @@ import VettedMacrosPlugin
                 }
                 static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
+                    var count = 0
+                    var failed = false
                     try source.beginArray()
-                    while try source.nextElement(result.count) {
-                        result.append(try Self(__vettedUnion: &source))
+                    while try source.nextElement(count) {
+                        count += 1
+                        do {
+                            result.append(try Self(__vettedUnion: &source))
+                        } catch {
+                            try source.recover(error)
+                            failed = true
+                        }
+                    }
+                    if failed {
+                        throw source.recordedElements()
                     }
                     try source.checkField(result, field)
                     return result
@@ -161,9 +172,20 @@ import VettedMacrosPlugin
                 }
                 public static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
+                    var count = 0
+                    var failed = false
                     try source.beginArray()
-                    while try source.nextElement(result.count) {
-                        result.append(try Self(__vettedUnion: &source))
+                    while try source.nextElement(count) {
+                        count += 1
+                        do {
+                            result.append(try Self(__vettedUnion: &source))
+                        } catch {
+                            try source.recover(error)
+                            failed = true
+                        }
+                    }
+                    if failed {
+                        throw source.recordedElements()
                     }
                     try source.checkField(result, field)
                     return result
@@ -270,9 +292,20 @@ import VettedMacrosPlugin
                 }
                 static func __vettedReadArray<Source: VettedDecoding._VettedArraySource>(from source: inout Source, field: Int) throws -> [Self] {
                     var result: [Self] = []
+                    var count = 0
+                    var failed = false
                     try source.beginArray()
-                    while try source.nextElement(result.count) {
-                        result.append(try Self(__vetted: &source))
+                    while try source.nextElement(count) {
+                        count += 1
+                        do {
+                            result.append(try Self(__vetted: &source))
+                        } catch {
+                            try source.recover(error)
+                            failed = true
+                        }
+                    }
+                    if failed {
+                        throw source.recordedElements()
                     }
                     try source.checkField(result, field)
                     return result

@@ -35,12 +35,10 @@ struct StructuralRecord {
     /// What the call throws: the first error's `DecodingError`, its located error carrying the
     /// others (``VettedCore/VettedError/others``); `nil` when nothing was recorded.
     var failure: DecodingError? {
-        guard let first, var located = first.vettedError, !others.isEmpty || omitted > 0 else { return first }
-        located.others = others
-        located.othersOmitted = omitted
-        return first.replacingVettedError(located)
+        first.map { $0.carrying(others: others, omitted: omitted) }
     }
 }
+
 
 /// What a generated body or an array throws when it ended after recording structural
 /// errors in the call's ``RuleEngine`` (``RuleEngine/recover(_:)``): the errors are the

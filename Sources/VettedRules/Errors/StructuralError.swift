@@ -108,3 +108,14 @@ extension DecodingError {
         }
     }
 }
+
+extension DecodingError {
+    /// This error, the first of a call's structural errors (located), carrying the others
+    /// (``VettedCore/VettedError/others``) and how many past the cap were counted.
+    package func carrying(others: [VettedError], omitted: Int) -> DecodingError {
+        guard var located = vettedError, !others.isEmpty || omitted > 0 else { return self }
+        located.others = others
+        located.othersOmitted = omitted
+        return replacingVettedError(located)
+    }
+}

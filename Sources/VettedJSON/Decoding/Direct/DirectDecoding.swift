@@ -191,9 +191,12 @@ extension VettedJSONDecoder {
                 document: document, limits: parser.limits, types: types)
             do {
                 let value = try read.read(&direct, plan)
+                // (Not reached: a value with recorded errors is not made.)
+                guard direct.structural.isEmpty else { return .miss }
                 if let violations = direct.outcome { return .violations(violations) }
                 return .value(value)
             } catch {
+                if JSONDirectReader.miss(error).recorded, let failure = direct.collectedFailure() { return .failure(failure) }
                 if let failure = direct.failureOutcome() { return .failure(failure) }
                 if let error = direct.syntaxError() { return .failure(Self.notJSON(error)) }
                 return .miss

@@ -136,10 +136,16 @@ extension JSONDirectReader {
     /// A required field that never came (its object has just closed): recorded as the tape path reports it.
     @inline(never)
     mutating func recordMissing(_ field: Int) -> _VettedDirectMiss {
+        guard failure == nil, adjacentUnions == 0 else { return _VettedDirectMiss() }
+        failure = missingFailure(field)
+        return _VettedDirectMiss()
+    }
+
+    /// The tape path's error for `field` of the object just closed, which never came (`nil`:
+    /// one this reader cannot name).
+    func missingFailure(_ field: Int) -> DirectFailure? {
         let table = object.info.table
-        guard failure == nil, adjacentUnions == 0, table.keys.indices.contains(field), let path = try? codingPath(appending: nil) else {
-            return _VettedDirectMiss()
-        }
+        guard table.keys.indices.contains(field), let path = try? codingPath(appending: nil) else { return nil }
         // The object's opening brace; an empty object is placed at the key it is the value of, if any.
         var offset = object.openOffset
         if object.members == 0 {
@@ -148,8 +154,7 @@ extension JSONDirectReader {
         let key = table.keys[field]
         let error = DecodingError.keyNotFound(
             key, .init(codingPath: path, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
-        failure = DirectFailure(error: error, offset: offset, resume: .objectClosed)
-        return _VettedDirectMiss()
+        return DirectFailure(error: error, offset: offset, resume: .objectClosed)
     }
 
     /// The recorded structural error as the call's answer, once the rest of the input is read
@@ -158,11 +163,9 @@ extension JSONDirectReader {
     /// too: a syntax error there is still the call's answer (``syntaxError()``).
     mutating func failureOutcome() -> (any Error)? {
         guard let failure, adjacentUnions == 0 else { return nil }
-        // Under `.collect` the call reports every structural error, which the tape path collects
-        // (this reader stops at the first): the rest is still read, so that a syntax error there is
-        // answered in this pass, but the failure itself is a miss.
-        var collecting = false
-        if case .collect = document.engine.mode { collecting = true }
+        // Under `.collect` the call reports every structural error: one this reader could not
+        // go on after (`DirectCollection.swift`: inside a union) is a miss, and the tape path
+        // collects. The rest is still read, so that a syntax error there is answered in this pass.
         // Fail-fast: a violation recorded before may come first in the tape path's order.
         // So may a relation of an open object, which the tape path checks once both its fields are read.
         var decidable = true
@@ -199,7 +202,7 @@ extension JSONDirectReader {
                 }
             }
             _ = try finished(())
-            guard decidable, !collecting else { return nil }
+            guard decidable, !collects else { return nil }
         } catch {
             return nil
         }

@@ -36,9 +36,20 @@ extension JSONDirectReader {
     private mutating func scalars<E>(
         _ field: Int, _ element: (inout JSONDirectReader) throws(_VettedDirectMiss) -> E
     ) throws(_VettedDirectMiss) -> [E] {
+        try expectArray()
         try beginArray()
         var result: [E] = []
-        while try nextElement(result.count) { result.append(try element(&self)) }
+        var count = 0
+        var failed = false
+        while try nextElement(count) {
+            count += 1
+            // An element's structural error, under `.collect`: recorded, and the next one read.
+            do { result.append(try element(&self)) } catch {
+                try recover(error)
+                failed = true
+            }
+        }
+        if failed { throw _VettedDirectMiss(recorded: true) }
         try check(result, field)
         return result
     }
@@ -77,24 +88,36 @@ extension JSONDirectReader {
 
     /// A value of a `@Vetted` struct, read by its generated body (which reads from this reader).
     mutating func generated<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) -> G {
-        do { return try G(__vetted: &self) } catch { throw _VettedDirectMiss() }
+        do { return try G(__vetted: &self) } catch { throw Self.miss(error) }
     }
 
     /// A tagged union, read by its generated body.
     mutating func union<U: _VettedUnion>(_ type: U.Type) throws(_VettedDirectMiss) -> U {
-        do { return try U(__vettedUnion: &self) } catch { throw _VettedDirectMiss() }
+        do { return try U(__vettedUnion: &self) } catch { throw Self.miss(error) }
     }
 
     /// A top-level array of a `@Vetted` struct or union, read in its module.
     mutating func elements<E: _VettedArrayElement>(of type: E.Type) throws(_VettedDirectMiss) -> [E] {
-        do { return try E.__vettedReadArray(from: &self, field: -1) } catch { throw _VettedDirectMiss() }
+        do { return try E.__vettedReadArray(from: &self, field: -1) } catch { throw Self.miss(error) }
     }
 
 
     /// An array of a `@Vetted` struct or enum, read in the element type's module
     /// (which runs the field's rules through ``checkField(_:_:)``).
     private mutating func generatedArray<E: _VettedArrayElement>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
-        do { return try E.__vettedReadArray(from: &self, field: field) } catch { throw _VettedDirectMiss() }
+        try expectArray()
+        do { return try E.__vettedReadArray(from: &self, field: field) } catch { throw Self.miss(error) }
+    }
+
+    /// A field's array that is another kind of value (null included): the tape path's mismatch, recorded.
+    private mutating func expectArray() throws(_VettedDirectMiss) {
+        if let kind = kindAhead(), kind != .array { throw mismatch([Any].self, found: kind, expected: .array) }
+    }
+
+    /// What generated code threw, as this reader's error: a miss, or a value whose errors were
+    /// recorded (``_VettedDirectMiss/recorded``), which the enclosing body or array goes on after.
+    static func miss(_ error: any Error) -> _VettedDirectMiss {
+        error as? _VettedDirectMiss ?? _VettedDirectMiss()
     }
 
     mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> [G] {

@@ -10,20 +10,23 @@ import VettedRules
 // duplicate-key rule), every field is present once, every value converts. A
 // rule that fails is recorded as the tape path's rule engine records it
 // (`DirectViolations.swift`), and decoding goes on; so is a field's value of
-// the wrong kind or a missing field (`DirectFailures.swift`), and bytes that
-// are not JSON or repeat a key are the parser's error, given by the parser
-// resumed where the reader stopped (`DirectSyntax.swift`). Anything else is a
-// miss (`_VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again
-// on the tape path, which gives the value or the error. So an input either
-// decodes here to what the tape path would give (its value, or its errors,
-// tested error for error), or is decoded by the tape path itself. Values that do not
-// convert (a number out of range, a date string that does not parse, a raw value no
-// case has, a date of no finite seconds) and a union's unknown tag are recorded as a
-// wrong kind is (`DirectFailures.swift`). Only a miss costs one more linear pass: a
-// key equal to a field's spelling as a String but not in bytes (`DirectKeys.swift`),
-// a union's tag that is not its first member or that names its `@UnknownTag` case,
-// what is wrong inside an adjacently tagged union's payload, a field met twice under
-// a key strategy or as two of its spellings, a null in an array of Bool.
+// the wrong kind or a missing field (`DirectFailures.swift`) — under `.collect`
+// each one, kept in the tape path's order, the value skipped and the next field
+// or element read (`DirectCollection.swift`) — and bytes that are not JSON or
+// repeat a key are the parser's error, given by the parser resumed where the
+// reader stopped (`DirectSyntax.swift`). Anything else is a miss
+// (`_VettedDirectMiss`), and ``VettedJSONDecoder`` decodes the input again on the
+// tape path, which gives the value or the error. So an input either decodes here
+// to what the tape path would give (its value, or its errors, tested error for
+// error), or is decoded by the tape path itself. Values that do not convert (a
+// number out of range, a date string that does not parse, a raw value no case
+// has, a date of no finite seconds) and a union's unknown tag are recorded as a
+// wrong kind is (`DirectFailures.swift`). Only a miss costs one more linear pass:
+// a key equal to a field's spelling as a String but not in bytes
+// (`DirectKeys.swift`), a union's tag that is not its first member or that names
+// its `@UnknownTag` case, what is wrong inside an adjacently tagged union's
+// payload or (under `.collect`) inside any union, a field met twice under a key
+// strategy or as two of its spellings.
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
@@ -76,6 +79,9 @@ struct JSONDirectReader: _VettedArraySource {
     /// The value being skipped when the parser refused it: its start, and the values counted before it.
     var skippedValue: DirectBoundary?
     var rootEnd: Int?
+    /// Whether structural errors are collected (`.collect`), and those recorded (`DirectCollection.swift`).
+    let collects: Bool
+    var structural = DirectStructuralRecord()
     /// The structural error met, if any (`DirectFailures.swift`): the answer once the rest is read.
     /// Last: it holds a `DecodingError`, whose size is known only at run time, and every stored
     /// property after it would be found through the type's metadata on each access.
@@ -94,6 +100,7 @@ struct JSONDirectReader: _VettedArraySource {
         maxDepth = Swift.min(limits.effectiveMaxDepth, Self.depthCeiling)
         maxMembers = limits.maxMembers
         cap = Self.cap(of: document.engine.mode)
+        if case .collect = document.engine.mode { collects = true } else { collects = false }
         if case .convertFromSnakeCase = document.keys { snakeCaseKeys = true } else { snakeCaseKeys = false }
     }
 
@@ -227,9 +234,8 @@ struct JSONDirectReader: _VettedArraySource {
         throw mismatch(Double.self, found: kind)
     }
 
-    /// `nullIsMismatch`: a null for a field is a type mismatch (as in Foundation); for an array's
-    /// element it is left to the tape path.
-    mutating func bool(nullIsMismatch: Bool = false) throws(_VettedDirectMiss) -> Bool {
+    /// A null where a Bool is expected (a field or an element) is a type mismatch, as in Foundation and the tape path.
+    mutating func bool() throws(_VettedDirectMiss) -> Bool {
         switch peek() {
         case UInt8(ascii: "t"):
             try literal(JSONReader.trueBytes)
@@ -239,8 +245,7 @@ struct JSONDirectReader: _VettedArraySource {
             return false
         default:
             let kind = kindAhead()
-            guard kind != .null || nullIsMismatch else { throw _VettedDirectMiss() }
-            throw mismatch(Bool.self, found: kind, nullIsMismatch: nullIsMismatch)
+            throw mismatch(Bool.self, found: kind, nullIsMismatch: true)
         }
     }
 
@@ -291,6 +296,8 @@ struct JSONDirectReader: _VettedArraySource {
             payloadTagKey = (tagKey, outer.count)
             return
         }
+        // Another kind of value (an array's element; a field's was checked by `read`): the tape path's mismatch.
+        if let kind = kindAhead(), kind != .object { throw mismatch([String: Any].self, found: kind, expected: .object) }
         try open(UInt8(ascii: "{"))
         outer.append(object)
         object = DirectObject(info: info)
@@ -448,9 +455,6 @@ struct JSONDirectReader: _VettedArraySource {
         }
     }
 
-    /// A required field that never came: the tape path's error, recorded.
-    mutating func missing(_ field: Int) -> any Error { recordMissing(field) }
-
     /// Puts the object's violations in declaration order, runs the type's relations on the
     /// values `value` gives for their fields, and goes back to the object this one is in.
     mutating func endObject(_ value: (Int) -> Any?) throws(_VettedDirectMiss) {
@@ -513,7 +517,7 @@ struct JSONDirectReader: _VettedArraySource {
 
     mutating func read(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> Bool {
         // As in Foundation, a null where a Bool is expected is a type mismatch.
-        let value = try bool(nullIsMismatch: true)
+        let value = try bool()
         try check(value, field)
         return value
     }

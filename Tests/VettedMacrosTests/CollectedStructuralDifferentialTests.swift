@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import VettedCore
+@_spi(Testing) import VettedJSON
+import VettedMacros
+
+/// The byte reader collects structural errors as it reads (issue 42): a document with several
+/// defects is answered in one pass, and its answer is the tape path's, entry for entry — every
+/// error's code, path, offset and message, in the same order, with the same count left out
+/// under a cap.
+@Suite struct CollectedStructuralDifferentialTests {
+    /// `DirectItem` documents: `base` with members replaced (`nil`: removed), after a valid copy.
+    static func item(_ changes: [(String, String?)], reversed: Bool = false) -> String {
+        var members = DirectFailureTests.base
+        for (key, value) in changes {
+            guard let index = members.members.firstIndex(where: { $0.key == key }) else { continue }
+            if let value { members.members[index].value = value } else { members.members.remove(at: index) }
+        }
+        if reversed { members.members.reverse() }
+        return "[\(DirectFailureTests.base.text), \(members.text)]"
+    }
+
+    static let items: [(name: String, json: String)] = [
+        ("a wrong type and a missing field", item([("count", #""x""#), ("label", nil)])),
+        ("an element of a scalar array, twice", item([("numbers", #"[1, "a", 3, "b"]"#), ("flags", "[true, 0, null]")])),
+        ("enum elements and an enum field", item([("kinds", #"["a", "zz", "yy"]"#), ("levels", "[1, 9]"), ("kind", "3")])),
+        ("nested objects", item([("child", "{}"), ("children", #"[{"name": 1}, {}, 5]"#), ("spare", #"{"name": []}"#)])),
+        ("fields in reverse declaration order", item([("count", "true"), ("ratio", #""r""#), ("child", "[]"), ("when", "null")], reversed: true)),
+        ("a date, a double and an overflow", item([("when", #""soon""#), ("ratio", "1e400"), ("count", "99999999999999999999")])),
+        ("a null where a value is required", item([("flag", "null"), ("label", "null"), ("tags", "null")])),
+        ("a violation beside structural errors", item([("count", "500"), ("flag", #""yes""#), ("label", "[]")])),
+    ]
+
+    static let orders: [(name: String, json: String)] = [
+        ("many in one array", "[" + (0..<40).map { #"{"id":"\#($0)","name":\#($0),"sold":true}"# }.joined(separator: ",") + "]"),
+        ("reverse order, nested", #"{"gift":{"sold":1,"name":2,"id":"3"},"items":[{"sold":"x"},{"id":true}],"number":null}"#),
+        ("a bad items array", #"{"number":1,"items":{"id":1},"gift":null}"#),
+    ]
+
+    static let modes: [ValidationMode] = [.collect, .collect(upTo: 0), .collect(upTo: 1), .collect(upTo: 3), .failFast]
+
+    /// Every entry of the error `body` throws (a structural error's all, or the violations), and the count left out.
+    static func entries(_ body: () throws -> Any) -> [String] {
+        func line(_ error: VettedError) -> String { "\(error.code) \(error.path) @\(error.offset ?? -1) \(error.message)" }
+        do {
+            _ = try body()
+            return ["no error"]
+        } catch let error as DecodingError {
+            guard let vetted = error.vettedError else { return ["unlocated \(error)"] }
+            return vetted.all.map(line) + ["omitted \(vetted.othersOmitted)"]
+        } catch let error as ValidationErrors {
+            return ["violations"] + error.errors.map(line) + ["omitted \(error.omitted)"]
+        } catch {
+            return ["other \(error)"]
+        }
+    }
+
+    /// Both paths' answers for `json` as `T` under `mode`, and whether the byte reader answered alone.
+    static func answers<T: Decodable>(_ type: T.Type, _ json: String, _ mode: ValidationMode) -> (direct: [String], tape: [String], once: Bool) {
+        let data = Data(json.utf8)
+        let decoder = VettedJSONDecoder()
+        decoder.validationMode = mode
+        let tape = VettedJSONDecoder()
+        tape.validationMode = mode
+        tape.directDecoding = false
+        return (entries { try decoder.decode(T.self, from: data) }, entries { try tape.decode(T.self, from: data) }, decoder.decodesDirectly(T.self, from: data))
+    }
+
+    @Test(arguments: items.indices)
+    func aDirectItemWithSeveralDefects(_ index: Int) throws {
+        let (name, json) = Self.items[index]
+        for mode in Self.modes {
+            let (direct, tape, once) = Self.answers([DirectItem].self, json, mode)
+            #expect(direct == tape, "\(name) under \(mode)")
+            #expect(direct.count > 2 || mode != .collect, "\(name): \(direct)")
+            if mode != .failFast { #expect(once, "\(name) under \(mode)") }
+        }
+    }
+
+    @Test(arguments: orders.indices)
+    func ordersAndItemsWithSeveralDefects(_ index: Int) throws {
+        let (name, json) = Self.orders[index]
+        for mode in Self.modes {
+            let (direct, tape, once) =
+                name == "many in one array"
+                ? Self.answers([CollectedItem].self, json, mode) : Self.answers(CollectedOrder.self, json, mode)
+            #expect(direct == tape, "\(name) under \(mode)")
+            if mode != .failFast { #expect(once, "\(name) under \(mode)") }
+        }
+    }
+
+    /// The cap bounds what is kept, not what is counted: 40 elements with two defects each.
+    @Test func theCapKeepsTheFirstInTheTapePathsOrder() throws {
+        let (direct, _, once) = Self.answers([CollectedItem].self, Self.orders[0].json, .collect(upTo: 3))
+        #expect(once)
+        #expect(
+            direct == [
+                #"typeMismatch $[0].id @7 "id": expected an integer"#, #"typeMismatch $[0].name @18 "name": expected a string"#,
+                #"typeMismatch $[1].id @39 "id": expected an integer"#, "omitted 77",
+            ])
+    }
+}
