@@ -100,6 +100,8 @@ public protocol _VettedFieldSource {
     mutating func read<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> E
     mutating func read<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> E
     mutating func read<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> G
+    /// A tagged union (a source over values already read takes it as any other type).
+    mutating func read<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws -> U
     /// Any other type.
     mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T
 
@@ -112,6 +114,7 @@ public protocol _VettedFieldSource {
     mutating func readIfPresent<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> E?
     mutating func readIfPresent<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> E?
     mutating func readIfPresent<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> G?
+    mutating func readIfPresent<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws -> U?
     mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T?
 
     /// An array field, by its element type.
@@ -122,6 +125,7 @@ public protocol _VettedFieldSource {
     mutating func readArray<E: _VettedStringEnum>(_ type: E.Type, _ field: Int) throws -> [E]
     mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws -> [E]
     mutating func readArray<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws -> [G]
+    mutating func readArray<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws -> [U]
     mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws -> [T]
 
     /// What the body does with an error one field threw: a source that collects
@@ -133,6 +137,15 @@ public protocol _VettedFieldSource {
 }
 
 extension _VettedFieldSource {
+    /// A union read as any other type is (the general call, reached through a generic context).
+    public mutating func read<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws -> U { try readAny(type, field) }
+    public mutating func readIfPresent<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws -> U? { try readAnyIfPresent(type, field) }
+    public mutating func readArray<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws -> [U] { try readAnyArray(type, field) }
+
+    private mutating func readAny<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T { try read(type, field) }
+    private mutating func readAnyIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws -> T? { try readIfPresent(type, field) }
+    private mutating func readAnyArray<T: Decodable>(_ type: T.Type, _ field: Int) throws -> [T] { try readArray(type, field) }
+
     /// A source that does not collect: the error is the body's.
     public mutating func recover(_ error: any Error) throws { throw error }
     /// Not reached by a source that does not collect.

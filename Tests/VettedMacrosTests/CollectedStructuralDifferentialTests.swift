@@ -37,6 +37,26 @@ import VettedMacros
         ("a bad items array", #"{"number":1,"items":{"id":1},"gift":null}"#),
     ]
 
+    /// Documents with unions: internally tagged ones recover as structs do (one pass); an
+    /// adjacently tagged one's payload and a tag that is not first are still the tape path's.
+    static let unions: [(name: String, json: String, once: Bool)] = [
+        (
+            "payloads and an unknown tag in an array",
+            #"[{"type":"created","id":"x","name":5},{"type":"listing.sold","id":1},{"type":"bogus","x":[1,{"y":2}]},{"type":"created","id":1,"name":"ok"},{"type":"listing.sold","price":null,"id":0}]"#,
+            true
+        ),
+        ("a wide union found by hash", #"[{"type":"c17","id":true},{"type":"é","id":1,"price":"p"},{"type":"c99"},{"type":"listing.sold"}]"#, true),
+        (
+            "unions in a struct's fields",
+            #"{"name":1,"first":{"type":"created","name":[]},"events":[{"type":"nope","id":1},7,{"type":"created","id":2,"name":"n"},{"type":"listing.sold","id":"3","price":4}],"count":"c"}"#,
+            true
+        ),
+        ("a union field of another kind", #"{"name":"n","first":[],"events":{},"count":true,"extra":{"type":"x"}}"#, true),
+        ("fields in reverse order around a union", #"{"count":null,"events":[{"type":"created"}],"first":{"type":"zz","id":1},"name":"n"}"#, true),
+        ("an adjacently tagged payload", #"[{"type":"created","data":{"id":"x"}},{"type":"listing.sold","data":{"price":1}}]"#, false),
+        ("a tag that is not first", #"[{"id":"x","type":"created","name":1},{"type":"created","id":[]}]"#, false),
+    ]
+
     static let modes: [ValidationMode] = [.collect, .collect(upTo: 0), .collect(upTo: 1), .collect(upTo: 3), .failFast]
 
     /// Every entry of the error `body` throws (a structural error's all, or the violations), and the count left out.
@@ -89,6 +109,24 @@ import VettedMacros
         }
     }
 
+    @Test(arguments: unions.indices)
+    func unionsWithSeveralDefects(_ index: Int) throws {
+        let (name, json, readOnce) = Self.unions[index]
+        for mode in Self.modes {
+            let (direct, tape, once) =
+                switch name {
+                case "a wide union found by hash": Self.answers([WideEvent].self, json, mode)
+                case "an adjacently tagged payload": Self.answers([WrappedEvent].self, json, mode)
+                case let name where name.contains("struct") || name.contains("around") || name.contains("field"):
+                    Self.answers(CollectedEventLog.self, json, mode)
+                default: Self.answers([TestEvent].self, json, mode)
+                }
+            #expect(direct == tape, "\(name) under \(mode)")
+            #expect(direct.count > 3 || mode != .collect, "\(name): \(direct)")
+            if mode != .failFast && readOnce { #expect(once, "\(name) under \(mode)") }
+        }
+    }
+
     /// The cap bounds what is kept, not what is counted: 40 elements with two defects each.
     @Test func theCapKeepsTheFirstInTheTapePathsOrder() throws {
         let (direct, _, once) = Self.answers([CollectedItem].self, Self.orders[0].json, .collect(upTo: 3))
@@ -99,4 +137,12 @@ import VettedMacros
                 #"typeMismatch $[1].id @39 "id": expected an integer"#, "omitted 77",
             ])
     }
+}
+
+/// A struct whose fields hold internally tagged unions, alone and in an array.
+@Vetted struct CollectedEventLog: Codable, Equatable {
+    var name: String
+    var first: TestEvent
+    var events: [TestEvent]
+    @Check(.range(0...10)) var count: Int
 }

@@ -29,6 +29,14 @@ import VettedTestSupport
     @Alias("naïve") var name: String
 }
 
+/// Unions held by a struct's fields, alone, optional and in an array: read by the byte reader too.
+@Vetted struct UnionHolder: Codable, Equatable {
+    @Check(.length(1...5)) var name: String
+    var first: TestEvent
+    var maybe: WrappedEvent?
+    @Check(.count(0...3)) var events: [TestEvent]
+}
+
 enum OneAnswerCorpus {
     static let replacements = [
         "null", "0", "-0", "-0.0", "7", "101", "5000", "1.5", "1e400", #""x""#, #""toolong""#, #""""#, "[]", "[1, 2, 3, 4]", "{}", "true",
@@ -67,6 +75,11 @@ enum OneAnswerCorpus {
     static let eventSpellings = [["itemId", "item_id"]]
     static let longDefault = Members(members: [("code", #""abc""#), ("naïve", #""n""#)])
     static let longDefaultSpellings = [["name", "naïve"]]
+    static let holder = Members(members: [
+        ("name", #""n""#), ("first", #"{"type": "created", "id": 1, "name": "x"}"#),
+        ("maybe", #"{"type": "listing.sold", "data": {"id": 2, "price": 3}}"#),
+        ("events", #"[{"type": "listing.sold", "id": 1, "price": 0}, {"type": "created", "id": 2, "name": "y"}]"#),
+    ])
 }
 
 @Suite struct OneAnswerDifferentialTests {
@@ -123,6 +136,18 @@ enum OneAnswerCorpus {
 
     @Test func aUnionPayloadsAliasesGiveOneAnswer() {
         check(AliasedEvent.self, OneAnswerCorpus.documents(OneAnswerCorpus.event, spellings: OneAnswerCorpus.eventSpellings))
+    }
+
+    @Test func unionsInAStructsFieldsGiveOneAnswer() throws {
+        check(UnionHolder.self, OneAnswerCorpus.documents(OneAnswerCorpus.holder, spellings: []))
+        let valid = Data(OneAnswerCorpus.holder.text.utf8)
+        #expect(VettedJSONDecoder().decodesDirectly(UnionHolder.self, from: valid))
+        #expect(VettedJSONDecoder().decodesDirectly([UnionHolder].self, from: Data("[\(OneAnswerCorpus.holder.text)]".utf8)))
+        // Under a key strategy a union's tag key is the tape path's: the whole document is read there.
+        let snake = VettedJSONDecoder()
+        snake.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(!snake.decodesDirectly(UnionHolder.self, from: valid))
+        #expect(try snake.decode(UnionHolder.self, from: valid) == VettedJSONDecoder().decode(UnionHolder.self, from: valid))
     }
 
     @Test func aDefaultThatBreaksItsRuleGivesOneAnswer() {

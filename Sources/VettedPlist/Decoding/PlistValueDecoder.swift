@@ -125,17 +125,20 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         }
         let engine = context.engine
         // A type's own init(from:) cannot go on past an error (and may catch one): nothing in it is
-        // collected. (Set and restored here, not in a closure: a model's recursion keeps its frames.)
+        // collected, except in a union's payload (its generated init(from:) catches nothing).
+        // (Set and restored here, not in a closure: a model's recursion keeps its frames.)
         let collecting = engine.collectsStructure
+        // Asked only while collecting: a cast per value of a type read by its init(from:).
+        let inside = collecting && T.self is any _VettedUnion.Type
         guard let rules = engine.rules(for: T.self) else {
-            engine.collectsStructure = false
+            engine.collectsStructure = inside
             defer { engine.collectsStructure = collecting }
             return try T(from: self)
         }
         if context.generatedDecoding, let generated = T.self as? any _VettedDecodable.Type {
             return try decodeGenerated(generated, as: T.self, rules: rules)
         }
-        engine.collectsStructure = false
+        engine.collectsStructure = inside
         defer {
             active = nil
             engine.collectsStructure = collecting

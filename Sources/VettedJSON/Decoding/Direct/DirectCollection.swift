@@ -13,8 +13,11 @@ import VettedRules
 // on; the body then ends with ``JSONDirectReader/recorded()`` (a required field that never came
 // is recorded there, in its place), and so does its parent, up to the call. So a document
 // that does not fit its model is read once, and its errors are the tape path's, in its order,
-// the first ones up to the cap kept and the rest counted. A union open around an error, or
-// anything else in doubt, is a miss, as before: the tape path reads the document and collects.
+// the first ones up to the cap kept and the rest counted. An internally tagged union's payload
+// recovers as a struct does (its object is the union's, so closing it ends the union), and a tag
+// no case has is recorded at the union's place with the rest of its object skipped. What is wrong
+// inside an adjacently tagged union's payload, or anything else in doubt, is a miss, as before:
+// the tape path reads the document and collects.
 
 /// The structural errors a direct decode recorded: the first `capacity` in the tape path's
 /// order (a bounded heap, its greatest key on top), and how many others there were.
@@ -100,12 +103,32 @@ extension JSONDirectReader {
     mutating func recover(_ error: any Error) throws(_VettedDirectMiss) {
         let miss = Self.miss(error)
         if miss.recorded { return }
-        guard collects, unionDepth == 0, let failure, case .valueAhead = failure.resume, let key = orderKey(appending: nil) else {
+        guard collects, adjacentUnions == 0, let failure else { throw miss }
+        switch failure.resume {
+        case .valueAhead:
+            guard let key = orderKey(appending: nil) else { throw miss }
+            self.failure = nil
+            record(failure, at: key)
+            try skipValue()
+        case .membersAhead:
+            // A union whose tag no case has: the rest of its object is skipped and closed, and
+            // the error kept at the union's place in its parent.
+            guard object.closesUnion else { throw miss }
+            self.failure = nil
+            while try nextField() != nil { try skipValue() }
+            closeUnionObject()
+            guard let key = orderKey(appending: nil) else { throw miss }
+            record(failure, at: key)
+        case .objectClosed:
             throw miss
         }
-        self.failure = nil
-        record(failure, at: key)
-        try skipValue()
+    }
+
+    /// Pops the object just closed; an internally tagged union's (its payload's) ends the union.
+    private mutating func closeUnionObject() {
+        if object.closesUnion { unionDepth -= 1 }
+        object = outer.popLast() ?? DirectObject(info: .none)
+        settleClosedObject()
     }
 
     /// What a generated body throws after it recovered from some field's error: every required
@@ -120,15 +143,14 @@ extension JSONDirectReader {
             record(missing, at: key)
         }
         orderRuns()
-        object = outer.popLast() ?? DirectObject(info: .none)
-        settleClosedObject()
+        closeUnionObject()
         return _VettedDirectMiss(recorded: true)
     }
 
     /// A required field that never came: under `.collect`, every one the object lacks is
     /// recorded (``recorded()``); otherwise the tape path's error, recorded as the answer.
     mutating func missing(_ field: Int) -> any Error {
-        guard collects, unionDepth == 0, failure == nil else { return recordMissing(field) }
+        guard collects, adjacentUnions == 0, failure == nil else { return recordMissing(field) }
         return recorded()
     }
 

@@ -48,7 +48,7 @@ enum DecodePlan {
         } else {
             return .tape
         }
-        guard let types = DirectTypeInfo.reachable(from: [root]) else { return .tape }
+        guard let types = DirectTypeInfo.reachable(from: [root], unions: !convertsKeys) else { return .tape }
         return .direct(root, isArray: isArray, types: types)
     }
 

@@ -116,8 +116,9 @@ extension JSONDirectReader {
 
     /// A tag no case of the union has (`token`, the tag key at `tagKey`), with no `@UnknownTag`
     /// case: recorded as the tape path reports it (`unknownTag` at the tag's value), and the
-    /// rest of the union's object is read as an object of no fields. Inside another union, or
-    /// with a fallback case, a miss.
+    /// rest of the union's object is read as an object of no fields (under `.collect`, skipped
+    /// by ``recover(_:)``, and the union's parent goes on). Inside another union, or with a
+    /// fallback case, a miss.
     @inline(never)
     mutating func unknownTag(_ token: JSONTape.Entry, in table: _VettedUnionTable, tagKey: Range<Int>) -> _VettedDirectMiss {
         guard !table.hasFallback, failure == nil, unionDepth == 1,
@@ -128,6 +129,7 @@ extension JSONDirectReader {
         outer.append(object)
         object = DirectObject(info: .none)
         object.members = 1
+        object.closesUnion = true
         object.openOffset = containers.last?.start ?? 0
         object.unknown.append(tagKey)
         return _VettedDirectMiss()

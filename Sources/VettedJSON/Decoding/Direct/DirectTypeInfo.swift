@@ -37,6 +37,9 @@ struct DirectObject {
     var regionStart = 0
     var fieldStart = 0
     var runs: [ViolationRun] = []
+    /// Whether this object is an internally tagged union's (its payload's, or the rest of one
+    /// whose tag no case has): closing it ends the union too.
+    var closesUnion = false
 
     static let unknownKeyLimit = SmallKeyTable.linearSearchLimit
 }
@@ -141,21 +144,39 @@ extension DirectTypeInfo {
     static func reads(_ type: Any.Type, isArray: Bool) -> Bool {
         if type == String.self || type == Int.self || type == Double.self || type == Bool.self { return true }
         if type == Date.self { return !isArray }
-        return type is any _VettedRawValueEnum.Type || type is any _VettedDecodable.Type
+        return type is any _VettedRawValueEnum.Type || type is any _VettedDecodable.Type || type is any _VettedUnion.Type
     }
 
     /// The information of `root` and of every `@Vetted` struct its fields reach, or `nil`
     /// when one of them is not for this path: the decoder then goes to the tape at once,
     /// without reading a byte here. Walks the types, not the input: each type once.
-    static func reachable(from roots: [any _VettedDecodable.Type]) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
+    ///
+    /// A union a field holds is read here when its table is sound and every payload is a
+    /// `@Vetted` struct (its payloads are walked too), and only when `unions` (not under a
+    /// key strategy, whose tag key is the tape path's).
+    static func reachable(from roots: [any _VettedDecodable.Type], unions: Bool = true) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
         var found: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
+        var unionsSeen: Set<ObjectIdentifier> = []
         var pending: [any _VettedDecodable.Type] = roots
         while let next = pending.popLast() {
             let id = ObjectIdentifier(next)
             if found.contains(where: { $0.type == id }) { continue }
             guard let info = make(next) else { return nil }
             found.append((id, info))
-            for type in info.table.types { if let nested = type as? any _VettedDecodable.Type { pending.append(nested) } }
+            for type in info.table.types {
+                if let nested = type as? any _VettedDecodable.Type {
+                    pending.append(nested)
+                } else if let union = type as? any _VettedUnion.Type {
+                    guard unions else { return nil }
+                    guard unionsSeen.insert(ObjectIdentifier(union)).inserted else { continue }
+                    let table = union.__vettedUnion
+                    guard table.isSound else { return nil }
+                    for payload in table.payloads {
+                        guard let payload = payload as? any _VettedDecodable.Type else { return nil }
+                        pending.append(payload)
+                    }
+                }
+            }
         }
         return found
     }

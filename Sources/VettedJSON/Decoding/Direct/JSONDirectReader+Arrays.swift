@@ -128,6 +128,10 @@ extension JSONDirectReader {
         try generatedArray(E.self, field)
     }
 
+    mutating func readArray<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws(_VettedDirectMiss) -> [U] {
+        try generatedArray(U.self, field)
+    }
+
     mutating func readArray<E: _VettedIntEnum>(_ type: E.Type, _ field: Int) throws(_VettedDirectMiss) -> [E] {
         try generatedArray(E.self, field)
     }

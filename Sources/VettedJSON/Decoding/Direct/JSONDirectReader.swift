@@ -25,8 +25,11 @@ import VettedRules
 // a key equal to a field's spelling as a String but not in bytes
 // (`DirectKeys.swift`), a union's tag that is not its first member or that names
 // its `@UnknownTag` case, what is wrong inside an adjacently tagged union's
-// payload or (under `.collect`) inside any union, a field met twice under a key
-// strategy or as two of its spellings.
+// payload, an unknown tag of the document's own (top-level) union under
+// `.collect`, a union held by a field under a key strategy, a field met twice
+// under a key strategy or as two of its spellings. Unions are read here at the
+// top, as an array's elements and in a struct's fields (alone, optional, in an
+// array); under `.collect` an internally tagged payload recovers as a struct does.
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
@@ -289,6 +292,7 @@ struct JSONDirectReader: _VettedArraySource {
             outer.append(object)
             object = DirectObject(info: info)
             object.members = 1
+            object.closesUnion = true
             object.regionStart = violations.count
             object.fieldStart = violations.count
             // A missing field is placed at the union's object, as the tape path places it.
@@ -325,6 +329,8 @@ struct JSONDirectReader: _VettedArraySource {
     /// bytes; a larger union's, or a tag escaped or spelled otherwise, is looked up by hash
     /// as a String, as the tape path looks it up. Its keys are the parser's, for a syntax error.
     mutating func beginUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
+        // Another kind of value (an array's element; a field's was checked by `read`): the tape path's mismatch.
+        if let kind = kindAhead(), kind != .object { throw mismatch([String: Any].self, found: kind, expected: .object) }
         try open(UInt8(ascii: "{"))
         unionDepth += 1
         if table.contentKeyBytes != nil { adjacentUnions += 1 }
@@ -547,6 +553,13 @@ struct JSONDirectReader: _VettedArraySource {
         return value
     }
 
+    mutating func read<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws(_VettedDirectMiss) -> U {
+        if let kind = kindAhead(), kind != .object { throw mismatch([String: Any].self, found: kind, expected: .object) }
+        let value = try union(U.self)
+        try check(value, field)
+        return value
+    }
+
     /// Any other type: not decoded here.
     mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T {
         throw _VettedDirectMiss()
@@ -583,6 +596,10 @@ struct JSONDirectReader: _VettedArraySource {
 
     mutating func readIfPresent<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> G? {
         try null() ? nil : try read(G.self, field)
+    }
+
+    mutating func readIfPresent<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws(_VettedDirectMiss) -> U? {
+        try null() ? nil : try read(U.self, field)
     }
 
     mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T? {

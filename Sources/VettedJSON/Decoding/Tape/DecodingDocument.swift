@@ -109,20 +109,23 @@ final class DecodingDocument {
         return types.info(id) {
             let special = type == Date.self || type == Data.self || type == URL.self || type == Decimal.self || type == JSONValue.self
             let rules = TypeRules.of(type)
-            let convertsKeys = convertsKeys
-            return TypeInfo(
-                rules: rules,
-                container: (type as? any TapeArrayDecodable.Type).map(TypeInfo.Container.array)
-                    ?? (convertsKeys ? (type as? any TapeStringDictionaryDecodable.Type).map(TypeInfo.Container.stringDictionary) : nil)
-                    // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
-                    ?? (convertsKeys ? nil : (type as? any _VettedDecodable.Type).map(TypeInfo.Container.generated))
-                    ?? (type as? any AbsentOptional.Type).map(TypeInfo.Container.optional)
-                    // A @Vetted enum without rules of its own: read by its raw value (generated
-                    // decoding, and so only under the default key strategy, as for structs).
-                    ?? (rules == nil && !convertsKeys ? (type as? any _VettedStringEnum.Type).map(TypeInfo.Container.stringEnum) : nil)
-                    ?? (rules == nil && !convertsKeys ? (type as? any _VettedIntEnum.Type).map(TypeInfo.Container.intEnum) : nil),
-                special: special)
+            return TypeInfo(rules: rules, container: Self.container(of: type, rules: rules, convertsKeys: convertsKeys), special: special)
         }
+    }
+
+    /// How the decoder reads `type` itself, if it does: one cast after another, the first that fits.
+    private static func container<T>(of type: T.Type, rules: TypeRules?, convertsKeys: Bool) -> TypeInfo.Container? {
+        if let array = type as? any TapeArrayDecodable.Type { return .array(array) }
+        if convertsKeys, let dictionary = type as? any TapeStringDictionaryDecodable.Type { return .stringDictionary(dictionary) }
+        // A key strategy rewrites the coding keys init(from:) looks up: generated code keeps to the document's.
+        if !convertsKeys, let generated = type as? any _VettedDecodable.Type { return .generated(generated) }
+        if let optional = type as? any AbsentOptional.Type { return .optional(optional) }
+        // A @Vetted enum without rules of its own: read by its raw value (generated decoding,
+        // and so only under the default key strategy, as for structs).
+        if rules == nil, !convertsKeys, let strings = type as? any _VettedStringEnum.Type { return .stringEnum(strings) }
+        if rules == nil, !convertsKeys, let integers = type as? any _VettedIntEnum.Type { return .intEnum(integers) }
+        if type is any _VettedUnion.Type { return .union }
+        return nil
     }
 
     // MARK: Reading the input

@@ -148,6 +148,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .intEnum(let type)?:
             do { return try enumCase(type, as: T.self) } catch {}
             return try ownDecoding(T.self)
+        case .union?: return try unionDecoding(T.self, rules: info.rules)
         case .optional?, nil: break
         }
         if T.self == Date.self { return try SameType.cast(try unwrapDate(), to: T.self) }
@@ -162,6 +163,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         if T.self == Decimal.self { return try SameType.cast(try decimal(at: current, codingPath), to: T.self) }
         if T.self == JSONValue.self { return try SameType.cast(document.jsonValue(at: current), to: T.self) }
         return try ownDecoding(T.self)
+    }
+
+    /// A `@Vetted(tag:)` union's generated `init(from:)`, collecting as its caller does: it reads
+    /// the tag and hands the payload on without catching anything, so a payload's errors are
+    /// collected as a struct's are.
+    @inline(never)
+    private func unionDecoding<T: Decodable>(_ type: T.Type, rules: TypeRules?) throws -> T {
+        guard let rules else { return try T(from: self) }
+        return try engine.run(rules, path: { codingPath }) { scope in
+            frame.active = scope
+            return try T(from: self)
+        }
     }
 
     /// A type's own `init(from:)`, with nothing in it collected (it cannot go on past an error).

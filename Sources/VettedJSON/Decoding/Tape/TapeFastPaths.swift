@@ -21,6 +21,10 @@ struct TypeInfo {
         /// anything else goes through its (standard) `init(from:)`.
         case stringEnum(any _VettedStringEnum.Type)
         case intEnum(any _VettedIntEnum.Type)
+        /// A `@Vetted(tag:)` union: its generated `init(from:)` reads the tag and hands the
+        /// payload on without catching anything, so a payload's errors are collected as a
+        /// struct's are. (A case, not a stored flag: the struct is on every level's stack.)
+        case union
     }
 
     /// One field for every kind, so that the struct stays small (copied per value, and on
