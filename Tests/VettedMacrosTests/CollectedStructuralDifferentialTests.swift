@@ -127,6 +127,29 @@ import VettedMacros
         }
     }
 
+    /// A top-level union whose tag no case has: that one error is the answer in every mode, read
+    /// once; a syntax error or a repeated key after it in its object is still the answer.
+    @Test func aTopLevelUnionsUnknownTagIsReadOnce() throws {
+        let documents = [
+            (#"{"type":"bogus","id":[1,{"a":2}],"name":null}"#, true),
+            (#"{"type":"c99","id":"x"}"#, true),
+            (#"{"type":"bogus","id":1,"id":2}"#, true),
+            (#"{"type":"bogus","id":1,}"#, true),
+            (#"{"type":"bogus","id":1} 7"#, true),
+        ]
+        for (json, once) in documents {
+            for mode in Self.modes {
+                let (direct, tape, readOnce) = json.contains("c99") ? Self.answers(WideEvent.self, json, mode) : Self.answers(TestEvent.self, json, mode)
+                #expect(direct == tape, "\(json) under \(mode)")
+                #expect(readOnce == once, "\(json) under \(mode)")
+            }
+        }
+        #expect(
+            Self.answers(TestEvent.self, documents[0].0, .collect).direct == [
+                #"unknownTag $.type @8 unknown tag "bogus"; known tags: "created", "listing.sold""#, "omitted 0",
+            ])
+    }
+
     /// The cap bounds what is kept, not what is counted: 40 elements with two defects each.
     @Test func theCapKeepsTheFirstInTheTapePathsOrder() throws {
         let (direct, _, once) = Self.answers([CollectedItem].self, Self.orders[0].json, .collect(upTo: 3))

@@ -166,11 +166,15 @@ extension JSONDirectReader {
     mutating func failureOutcome() -> (any Error)? {
         guard let failure, adjacentUnions == 0 else { return nil }
         // Under `.collect` the call reports every structural error: one this reader could not
-        // go on after (`DirectCollection.swift`: inside a union) is a miss, and the tape path
-        // collects. The rest is still read, so that a syntax error there is answered in this pass.
+        // go on after (`DirectCollection.swift`: inside an adjacently tagged union) is a miss, and
+        // the tape path collects. The rest is still read, so that a syntax error there is answered in this pass.
         // Fail-fast: a violation recorded before may come first in the tape path's order.
         // So may a relation of an open object, which the tape path checks once both its fields are read.
         var decidable = true
+        // A top-level union's unknown tag (the only failure set with members ahead at the first
+        // level): nothing of the union is read after it and nothing came before it, so under
+        // `.collect` it is the whole answer, as in fail-fast.
+        let wholeAnswer = failure.resume == .membersAhead && containers.count == 1 && violations.isEmpty && omitted == 0 && structural.isEmpty
         if case .failFast = document.engine.mode {
             decidable = violations.isEmpty && omitted == 0 && object.info.relations.isEmpty && outer.allSatisfy({ $0.info.relations.isEmpty })
         }
@@ -204,7 +208,7 @@ extension JSONDirectReader {
                 }
             }
             _ = try finished(())
-            guard decidable, !collects else { return nil }
+            guard decidable, !collects || wholeAnswer else { return nil }
         } catch {
             return nil
         }

@@ -25,8 +25,7 @@ import VettedRules
 // a key equal to a field's spelling as a String but not in bytes
 // (`DirectKeys.swift`), a union's tag that is not its first member or that names
 // its `@UnknownTag` case, what is wrong inside an adjacently tagged union's
-// payload, an unknown tag of the document's own (top-level) union under
-// `.collect`, a union held by a field under a key strategy, a field met twice
+// payload, a union held by a field under a key strategy, a field met twice
 // under a key strategy or as two of its spellings. Unions are read here at the
 // top, as an array's elements and in a struct's fields (alone, optional, in an
 // array); under `.collect` an internally tagged payload recovers as a struct does.
