@@ -5,28 +5,34 @@ public import Foundation
 #endif
 import VettedCore
 
+// A failing value is what an attacker sends, once per element: each rule's message is made
+// once, when the rule is, and an `Int`'s excerpt without a cast through `Any`.
+
 extension Rule where Value: Comparable & Sendable {
     /// `value` lies in `range`.
     public static func range(_ range: ClosedRange<Value>) -> Rule {
         let parameters = rangeParameters(range)
+        let message = "must be between \(range.lowerBound) and \(range.upperBound)"
         return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
-            range.contains(value) ? nil : rangeViolation(range, value, parameters)
+            range.contains(value) ? nil : RuleViolation(.outOfRange, message, value: value, parameters: parameters)
         }
     }
 
     /// `value` is at least `minimum`.
     public static func atLeast(_ minimum: Value) -> Rule {
         let parameters: [String: RuleParameter] = ["minimum": .bound(minimum)]
+        let message = "must be at least \(minimum)"
         return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
-            value >= minimum ? nil : RuleViolation(.outOfRange, "must be at least \(minimum)", value: value, parameters: parameters)
+            value >= minimum ? nil : RuleViolation(.outOfRange, message, value: value, parameters: parameters)
         }
     }
 
     /// `value` is at most `maximum`.
     public static func atMost(_ maximum: Value) -> Rule {
         let parameters: [String: RuleParameter] = ["maximum": .bound(maximum)]
+        let message = "must be at most \(maximum)"
         return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
-            value <= maximum ? nil : RuleViolation(.outOfRange, "must be at most \(maximum)", value: value, parameters: parameters)
+            value <= maximum ? nil : RuleViolation(.outOfRange, message, value: value, parameters: parameters)
         }
     }
 
@@ -42,18 +48,15 @@ extension Rule where Value == Int {
     /// `Int` so that a check does no generic work (the common case).
     public static func range(_ range: ClosedRange<Int>) -> Rule {
         let parameters: [String: RuleParameter] = ["minimum": .integer(range.lowerBound), "maximum": .integer(range.upperBound)]
+        let message = "must be between \(range.lowerBound) and \(range.upperBound)"
         return Rule(describedAs: RuleDescriptor("range", parameters)) { value in
-            range.contains(value) ? nil : rangeViolation(range, value, parameters)
+            range.contains(value) ? nil : RuleViolation(.outOfRange, message, integer: value, parameters: parameters)
         }
     }
 }
 
 func rangeParameters<Value>(_ range: ClosedRange<Value>) -> [String: RuleParameter] {
     ["minimum": .bound(range.lowerBound), "maximum": .bound(range.upperBound)]
-}
-
-func rangeViolation<Value>(_ range: ClosedRange<Value>, _ value: Value, _ parameters: [String: RuleParameter]) -> RuleViolation {
-    RuleViolation(.outOfRange, "must be between \(range.lowerBound) and \(range.upperBound)", value: value, parameters: parameters)
 }
 
 /// The units a length rule counts, as its descriptor and violations name them.

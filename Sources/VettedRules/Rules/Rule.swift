@@ -121,6 +121,11 @@ public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible,
             code, message, excerpt: value.map { Excerpt.escape(String(describing: $0)) }, path: DocumentPath(), parameters: parameters)
     }
 
+    /// A violation of an `Int`'s rule: its excerpt as ``init(_:_:value:parameters:)`` makes it, without a cast through `Any`.
+    init(_ code: VettedError.Code, _ message: String, integer value: Int, parameters: [String: RuleParameter]) {
+        self.init(code, message, excerpt: Excerpt.escape(String(value)), path: DocumentPath(), parameters: parameters)
+    }
+
     init(_ code: VettedError.Code, _ message: String, excerpt: String?, path: DocumentPath, parameters: [String: RuleParameter]) {
         self.code = code
         details = Details(message: message, excerpt: excerpt, path: path, parameters: parameters)
