@@ -120,8 +120,9 @@ extension Rule where Value == String {
         let sorted = allowed.sorted()
         let list = sorted.joined(separator: ", ")
         let parameters: [String: RuleParameter] = ["allowed": .list(sorted.map(RuleParameter.string))]
+        let message = "must be one of \(list)"
         return Rule(describedAs: RuleDescriptor("oneOf", parameters)) { value in
-            allowed.contains(value) ? nil : RuleViolation(.notAllowed, "must be one of \(list)", value: value, parameters: parameters)
+            allowed.contains(value) ? nil : RuleViolation(.notAllowed, message, string: value, parameters: parameters)
         }
     }
 
@@ -142,14 +143,15 @@ extension Rule where Value == String {
     /// inputs longer than `maximumLength` are refused before matching.
     public static func pattern(_ pattern: LinearPattern, maximumLength: Int = 1_024) -> Rule {
         let parameters: [String: RuleParameter] = ["pattern": .string(pattern.source), "maximumLength": .integer(maximumLength)]
+        let mismatch = "must match \(pattern.source)"
+        let mismatchParameters: [String: RuleParameter] = ["pattern": .string(pattern.source)]
         return Rule(describedAs: RuleDescriptor("pattern", parameters)) { value in
             guard value.utf8.count <= maximumLength else {
                 return RuleViolation(
-                    .tooLong, "must be at most \(maximumLength) bytes to be matched", value: value,
+                    .tooLong, "must be at most \(maximumLength) bytes to be matched", string: value,
                     parameters: ["unit": .string(LengthUnit.utf8Bytes.rawValue), "maximum": .integer(maximumLength)])
             }
-            return pattern.matches(value)
-                ? nil : RuleViolation(.patternMismatch, "must match \(pattern.source)", value: value, parameters: ["pattern": .string(pattern.source)])
+            return pattern.matches(value) ? nil : RuleViolation(.patternMismatch, mismatch, string: value, parameters: mismatchParameters)
         }
     }
 }

@@ -126,6 +126,11 @@ public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible,
         self.init(code, message, excerpt: Excerpt.escape(String(value)), path: DocumentPath(), parameters: parameters)
     }
 
+    /// A violation of a `String`'s rule: its excerpt as ``init(_:_:value:parameters:)`` makes it, without a cast through `Any`.
+    init(_ code: VettedError.Code, _ message: String, string value: String, parameters: [String: RuleParameter]) {
+        self.init(code, message, excerpt: Excerpt.escape(value), path: DocumentPath(), parameters: parameters)
+    }
+
     init(_ code: VettedError.Code, _ message: String, excerpt: String?, path: DocumentPath, parameters: [String: RuleParameter]) {
         self.code = code
         details = Details(message: message, excerpt: excerpt, path: path, parameters: parameters)
