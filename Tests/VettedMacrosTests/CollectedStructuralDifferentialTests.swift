@@ -37,8 +37,8 @@ import VettedMacros
         ("a bad items array", #"{"number":1,"items":{"id":1},"gift":null}"#),
     ]
 
-    /// Documents with unions: internally tagged ones recover as structs do (one pass); an
-    /// adjacently tagged one's payload and a tag that is not first are still the tape path's.
+    /// Documents with unions: payloads, internally or adjacently tagged, recover as structs do
+    /// (one pass); a tag that is not first is still the tape path's.
     static let unions: [(name: String, json: String, once: Bool)] = [
         (
             "payloads and an unknown tag in an array",
@@ -53,7 +53,22 @@ import VettedMacros
         ),
         ("a union field of another kind", #"{"name":"n","first":[],"events":{},"count":true,"extra":{"type":"x"}}"#, true),
         ("fields in reverse order around a union", #"{"count":null,"events":[{"type":"created"}],"first":{"type":"zz","id":1},"name":"n"}"#, true),
-        ("an adjacently tagged payload", #"[{"type":"created","data":{"id":"x"}},{"type":"listing.sold","data":{"price":1}}]"#, false),
+        ("an adjacently tagged payload", #"[{"type":"created","data":{"id":"x"}},{"type":"listing.sold","data":{"price":1}}]"#, true),
+        (
+            "adjacently tagged payloads of another kind",
+            #"[{"type":"created","data":5},{"type":"listing.sold","data":[]},{"type":"created","data":null},{"type":"created","data":{}},{"type":"listing.sold","data":[1]},{"type":"listing.sold","data":{"id":1,"price":2}}]"#,
+            true
+        ),
+        (
+            "adjacently tagged unions in a struct's fields",
+            #"{"name":"n","wrapped":{"type":"created","data":{"id":"x","name":[]}},"more":[{"type":"listing.sold","data":{"id":0,"price":"p"}},{"type":"created","data":7}],"maybe":{"type":"created","data":{"name":"y"}},"count":99}"#,
+            true
+        ),
+        (
+            "adjacently tagged unions in reverse order",
+            #"{"count":"c","maybe":{"type":"created","data":{"name":3,"id":true}},"more":{},"wrapped":{"type":"listing.sold","data":{"price":true,"id":"2"}},"name":null}"#,
+            true
+        ),
         ("a tag that is not first", #"[{"id":"x","type":"created","name":1},{"type":"created","id":[]}]"#, false),
     ]
 
@@ -116,7 +131,8 @@ import VettedMacros
             let (direct, tape, once) =
                 switch name {
                 case "a wide union found by hash": Self.answers([WideEvent].self, json, mode)
-                case "an adjacently tagged payload": Self.answers([WrappedEvent].self, json, mode)
+                case "an adjacently tagged payload", "adjacently tagged payloads of another kind": Self.answers([WrappedEvent].self, json, mode)
+                case let name where name.hasPrefix("adjacently tagged unions"): Self.answers(CollectedWrappedLog.self, json, mode)
                 case let name where name.contains("struct") || name.contains("around") || name.contains("field"):
                     Self.answers(CollectedEventLog.self, json, mode)
                 default: Self.answers([TestEvent].self, json, mode)
@@ -163,6 +179,15 @@ import VettedMacros
 }
 
 /// A struct whose fields hold internally tagged unions, alone and in an array.
+/// Adjacently tagged unions in a struct's fields: alone, in an array, optional.
+@Vetted struct CollectedWrappedLog: Codable, Equatable {
+    var name: String
+    var wrapped: WrappedEvent
+    @Check(.count(0...1)) var more: [WrappedEvent]
+    var maybe: WrappedEvent?
+    @Check(.range(0...10)) var count: Int
+}
+
 @Vetted struct CollectedEventLog: Codable, Equatable {
     var name: String
     var first: TestEvent

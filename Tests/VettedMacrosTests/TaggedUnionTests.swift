@@ -260,8 +260,12 @@ import VettedTestSupport
         check([TestEvent].self, #"[{"type": "listing.sold", "price": -1, "id": 7}]"#, "outOfRange $[0].price @35 must be between 0 and 1000000")
         check(TestEvent.self, #"{"type": "created", "id": 1}"#, #"keyNotFound $.name @0 the required field "name" is missing"#)
         check(TestEvent.self, #"{"type": "created", "id": "1", "name": "x"}"#, #"typeMismatch $.id @26 "id": expected an integer"#)
-        // An adjacently tagged union's payload is still the tape path's.
-        check(WrappedEvent.self, #"{"type": "created", "data": {"id": 0, "name": "x"}}"#, "outOfRange $.data.id @35 must be between 1 and 1000000", direct: false)
+        // An adjacently tagged union's payload too (before: the tape path's), and a content that is no object.
+        check(WrappedEvent.self, #"{"type": "created", "data": {"id": 0, "name": "x"}}"#, "outOfRange $.data.id @35 must be between 1 and 1000000")
+        check([WrappedEvent].self, #"[{"type": "listing.sold", "data": {"price": -1, "id": 0}}, {"type": "created", "data": {"id": 2, "name": ""}}]"#,
+            "outOfRange $[0].data.id @54 must be between 1 and 1000000; outOfRange $[0].data.price @44 must be between 0 and 1000000; empty $[1].data.name @105 must not be empty")
+        check(WrappedEvent.self, #"{"type": "created", "data": 5}"#, #"typeMismatch $.data @28 "data": expected an object"#)
+        check(WrappedEvent.self, #"{"type": "created", "data": {"id": 1}}"#, #"keyNotFound $.data.name @28 the required field "name" is missing"#)
     }
 
     @Test func aSyntaxErrorInsideAUnionIsAnsweredStraightFromTheBytes() {

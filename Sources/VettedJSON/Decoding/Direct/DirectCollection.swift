@@ -14,10 +14,11 @@ import VettedRules
 // is recorded there, in its place), and so does its parent, up to the call. So a document
 // that does not fit its model is read once, and its errors are the tape path's, in its order,
 // the first ones up to the cap kept and the rest counted. An internally tagged union's payload
-// recovers as a struct does (its object is the union's, so closing it ends the union), and a tag
-// no case has is recorded at the union's place with the rest of its object skipped. What is wrong
-// inside an adjacently tagged union's payload, or anything else in doubt, is a miss, as before:
-// the tape path reads the document and collects.
+// recovers as a struct does (its object is the union's, so closing it ends the union), and so
+// does an adjacently tagged one's (the union's own object is then closed by the caller's
+// ``JSONDirectReader/recover(_:)``); a tag no case has is recorded at the union's place with the
+// rest of its object skipped. Anything else in doubt is a miss, as before: the tape path reads
+// the document and collects.
 
 /// The structural errors a direct decode recorded: the first `capacity` in the tape path's
 /// order (a bounded heap, its greatest key on top), and how many others there were.
@@ -100,16 +101,22 @@ extension JSONDirectReader {
     /// under `.collect`, a structural error recorded with the value ahead is kept in its place,
     /// the value skipped, and the caller goes on; a value that already recorded its errors
     /// (``_VettedDirectMiss/recorded``) is taken the same way. Anything else stays a miss.
+    /// An adjacently tagged union the error left open (its payload recorded its errors, or is
+    /// not an object) is closed here: its generated body does not catch.
     mutating func recover(_ error: any Error) throws(_VettedDirectMiss) {
         let miss = Self.miss(error)
-        if miss.recorded { return }
-        guard collects, adjacentUnions == 0, let failure else { throw miss }
+        if miss.recorded {
+            if object.info.isUnionObject { try closeAdjacentUnion() }
+            return
+        }
+        guard collects, let failure else { throw miss }
         switch failure.resume {
         case .valueAhead:
             guard let key = orderKey(appending: nil) else { throw miss }
             self.failure = nil
             record(failure, at: key)
             try skipValue()
+            if object.info.isUnionObject { try closeAdjacentUnion() }
         case .membersAhead:
             // A union whose tag no case has: the rest of its object is skipped and closed, and
             // the error kept at the union's place in its parent.
@@ -150,7 +157,7 @@ extension JSONDirectReader {
     /// A required field that never came: under `.collect`, every one the object lacks is
     /// recorded (``recorded()``); otherwise the tape path's error, recorded as the answer.
     mutating func missing(_ field: Int) -> any Error {
-        guard collects, adjacentUnions == 0, failure == nil else { return recordMissing(field) }
+        guard collects, failure == nil else { return recordMissing(field) }
         return recorded()
     }
 

@@ -55,7 +55,8 @@ enum DecodePlan {
     private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool) -> DecodePlan {
         let table = union.__vettedUnion
         let payloads = table.payloads.compactMap { $0 as? any _VettedDecodable.Type }
-        guard table.isSound, payloads.count == table.payloads.count, let types = DirectTypeInfo.reachable(from: payloads) else { return .tape }
+        guard table.isSound, payloads.count == table.payloads.count, var types = DirectTypeInfo.reachable(from: payloads) else { return .tape }
+        if let object = DirectTypeInfo.unionObject(table) { types.append(object) }
         return .directUnion(union, isArray: isArray, types: types)
     }
 }
@@ -196,7 +197,16 @@ extension VettedJSONDecoder {
                 if let violations = direct.outcome { return .violations(violations) }
                 return .value(value)
             } catch {
-                if JSONDirectReader.miss(error).recorded, let failure = direct.collectedFailure() { return .failure(failure) }
+                // Under `.collect` the document's value recovers as a field's would (a top-level
+                // union's unknown tag, or its adjacently tagged payload's errors).
+                var recorded = JSONDirectReader.miss(error).recorded
+                if direct.collects {
+                    do throws(_VettedDirectMiss) {
+                        try direct.recover(error)
+                        recorded = true
+                    } catch {}
+                }
+                if recorded, let failure = direct.collectedFailure() { return .failure(failure) }
                 if let failure = direct.failureOutcome() { return .failure(failure) }
                 if let error = direct.syntaxError() { return .failure(Self.notJSON(error)) }
                 return .miss

@@ -50,7 +50,7 @@ extension JSONDirectReader {
         _ type: Any.Type, found: JSONTape.Kind?, expected: JSONTape.Kind? = nil, nullIsMismatch: Bool = false
     ) -> _VettedDirectMiss {
         guard let found else { return syntaxDoubt() }
-        guard failure == nil, adjacentUnions == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
+        guard failure == nil, object.field >= 0, let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         let start = reader.scannerState.offset
@@ -81,7 +81,7 @@ extension JSONDirectReader {
     /// ``unconverted(at:counted:_:)`` with the error `error` makes for the value's path.
     @inline(never)
     mutating func unconverted(at start: Int, counted: Int, _ error: ([any CodingKey]) -> DecodingError) -> _VettedDirectMiss {
-        guard failure == nil, adjacentUnions == 0, object.field >= 0, let path = try? codingPath(appending: nil) else {
+        guard failure == nil, object.field >= 0, let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         reader.scannerState.offset = start
@@ -125,7 +125,6 @@ extension JSONDirectReader {
             let path = try? codingPath(appending: table.tag, containers: containers.count - 1)
         else { return _VettedDirectMiss() }
         failure = DirectFailure(error: table.unknownTag(document.string(token), codingPath: path), offset: token.first - 1, resume: .membersAhead)
-        if table.contentKeyBytes != nil { adjacentUnions -= 1 }
         outer.append(object)
         object = DirectObject(info: .none)
         object.members = 1
@@ -138,7 +137,7 @@ extension JSONDirectReader {
     /// A required field that never came (its object has just closed): recorded as the tape path reports it.
     @inline(never)
     mutating func recordMissing(_ field: Int) -> _VettedDirectMiss {
-        guard failure == nil, adjacentUnions == 0 else { return _VettedDirectMiss() }
+        guard failure == nil else { return _VettedDirectMiss() }
         failure = missingFailure(field)
         return _VettedDirectMiss()
     }
@@ -164,17 +163,13 @@ extension JSONDirectReader {
     /// another error may come first in the tape path's order. The rest is read in that case
     /// too: a syntax error there is still the call's answer (``syntaxError()``).
     mutating func failureOutcome() -> (any Error)? {
-        guard let failure, adjacentUnions == 0 else { return nil }
+        guard let failure else { return nil }
         // Under `.collect` the call reports every structural error: one this reader could not
-        // go on after (`DirectCollection.swift`: inside an adjacently tagged union) is a miss, and
-        // the tape path collects. The rest is still read, so that a syntax error there is answered in this pass.
+        // go on after (`DirectCollection.swift`) is a miss, and the tape path collects. The rest
+        // is still read, so that a syntax error there is answered in this pass.
         // Fail-fast: a violation recorded before may come first in the tape path's order.
         // So may a relation of an open object, which the tape path checks once both its fields are read.
         var decidable = true
-        // A top-level union's unknown tag (the only failure set with members ahead at the first
-        // level): nothing of the union is read after it and nothing came before it, so under
-        // `.collect` it is the whole answer, as in fail-fast.
-        let wholeAnswer = failure.resume == .membersAhead && containers.count == 1 && violations.isEmpty && omitted == 0 && structural.isEmpty
         if case .failFast = document.engine.mode {
             decidable = violations.isEmpty && omitted == 0 && object.info.relations.isEmpty && outer.allSatisfy({ $0.info.relations.isEmpty })
         }
@@ -208,7 +203,7 @@ extension JSONDirectReader {
                 }
             }
             _ = try finished(())
-            guard decidable, !collects || wholeAnswer else { return nil }
+            guard decidable, !collects else { return nil }
         } catch {
             return nil
         }

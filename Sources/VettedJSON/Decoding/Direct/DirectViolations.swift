@@ -49,11 +49,10 @@ extension JSONDirectReader {
     }
 
     /// Records a field's violation (`relation`: a relation's, reported at that key of the
-    /// object just closed). A violation inside an adjacently tagged union's payload, or one
-    /// that says a rule is declared wrong, is left to the tape path.
+    /// object just closed). One that says a rule is declared wrong is left to the tape path.
     @inline(never)
     mutating func violated(_ violation: RuleViolation, relation: String? = nil) throws(_VettedDirectMiss) {
-        guard adjacentUnions == 0, !violation.code.isRuleDeclaration else { throw _VettedDirectMiss() }
+        guard !violation.code.isRuleDeclaration else { throw _VettedDirectMiss() }
         // Past the cap: counted, never built.
         let since = relation == nil ? object.fieldStart : object.regionStart
         guard settled < cap, violations.count - since < cap else {

@@ -24,11 +24,11 @@ import VettedRules
 // wrong kind is (`DirectFailures.swift`). Only a miss costs one more linear pass:
 // a key equal to a field's spelling as a String but not in bytes
 // (`DirectKeys.swift`), a union's tag that is not its first member or that names
-// its `@UnknownTag` case, what is wrong inside an adjacently tagged union's
-// payload, a union held by a field under a key strategy, a field met twice
-// under a key strategy or as two of its spellings. Unions are read here at the
-// top, as an array's elements and in a struct's fields (alone, optional, in an
-// array); under `.collect` an internally tagged payload recovers as a struct does.
+// its `@UnknownTag` case, a union held by a field under a key strategy, a field
+// met twice under a key strategy or as two of its spellings. Unions are read here
+// at the top, as an array's elements and in a struct's fields (alone, optional, in
+// an array); under `.collect` a payload, internally or adjacently tagged, recovers
+// as a struct does (`JSONDirectReader+Unions.swift`).
 
 /// The state of one direct decode: the field source a generated body reads
 /// from when it decodes straight from the bytes.
@@ -48,11 +48,8 @@ struct JSONDirectReader: _VettedArraySource {
     /// The object being read, and those it is inside (``beginObject(_:)`` pushes, ``endObject(_:)`` pops).
     var object = DirectObject(info: .none)
     var outer: [DirectObject] = []
-    /// Unions being read, and how many of them are adjacently tagged: the payload of one is
-    /// an object inside the union's (whose own object has no ``DirectObject``), and a
-    /// violation or structural error there is left to the tape path.
+    /// Unions being read (`JSONDirectReader+Unions.swift`).
     var unionDepth = 0
-    var adjacentUnions = 0
     /// The violations kept (in the tape path's order once no object is open), those past the cap,
     /// the cap, and how many of the kept ones are final.
     var violations: [VettedError] = []
@@ -61,7 +58,7 @@ struct JSONDirectReader: _VettedArraySource {
     var settled = 0
     /// The tag key of an internally tagged union just read: the payload's object is the
     /// one already open, and the key is one of its members (a repeat is a duplicate).
-    private var continuing: Range<Int>?
+    var continuing: Range<Int>?
     /// The tag key of the internally tagged union whose payload is the object at `level`
     /// (the count of ``outer`` while it is read): a key of the payload that repeats it is a duplicate.
     var payloadTagKey: (key: Range<Int>, level: Int)?
@@ -174,7 +171,7 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     /// `null`, when it is next (and then read).
-    private mutating func null() throws(_VettedDirectMiss) -> Bool {
+    mutating func null() throws(_VettedDirectMiss) -> Bool {
         guard peek() == UInt8(ascii: "n") else { return false }
         try literal(JSONReader.nullBytes)
         return true
@@ -310,7 +307,7 @@ struct JSONDirectReader: _VettedArraySource {
     }
 
     /// A key spelled exactly `bytes`, then its colon.
-    private mutating func key(_ bytes: [UInt8]) throws(_VettedDirectMiss) -> Range<Int> {
+    mutating func key(_ bytes: [UInt8]) throws(_VettedDirectMiss) -> Range<Int> {
         guard peek() == UInt8(ascii: "\"") else { throw _VettedDirectMiss() }
         let token: JSONReader.StringToken
         do { token = try reader.scanString() } catch { throw _VettedDirectMiss() }
@@ -320,61 +317,6 @@ struct JSONDirectReader: _VettedArraySource {
         else { throw _VettedDirectMiss() }
         advance()
         return range
-    }
-
-    /// Opens a tagged union's object and reads its tag, which must be the first member
-    /// and spell one of the union's tags (a tag that is not first is the tape path's; one no
-    /// case has is recorded, `DirectFailures.swift`). A small union's tags are compared as
-    /// bytes; a larger union's, or a tag escaped or spelled otherwise, is looked up by hash
-    /// as a String, as the tape path looks it up. Its keys are the parser's, for a syntax error.
-    mutating func beginUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
-        // Another kind of value (an array's element; a field's was checked by `read`): the tape path's mismatch.
-        if let kind = kindAhead(), kind != .object { throw mismatch([String: Any].self, found: kind, expected: .object) }
-        try open(UInt8(ascii: "{"))
-        unionDepth += 1
-        if table.contentKeyBytes != nil { adjacentUnions += 1 }
-        let tagKey = try key(table.tagKeyBytes)
-        appendKey(tagKey)
-        let token = try stringToken()
-        var found = -1
-        if !token.has(JSONTape.needsDecoding) && table.tags.count <= SmallKeyTable.linearSearchLimit {
-            let range = token.first..<Swift.max(token.first, token.payload)
-            for (index, bytes) in table.tagBytes.enumerated() where bytes.count == range.count && reader.scannerState.bytesEqual(range, bytes.span) {
-                found = index
-                break
-            }
-        }
-        if found < 0 { found = caseIndex(ofTag: token, in: table) }
-        guard found >= 0 else { throw unknownTag(token, in: table, tagKey: tagKey) }
-        if let content = table.contentKeyBytes {
-            passBoundary(complete: 1)
-            // A closed object lacks its content (the tape path's error); anything else is the parser's.
-            let byte = peek()
-            guard byte == UInt8(ascii: ",") else { throw byte == UInt8(ascii: "}") ? _VettedDirectMiss() : syntaxDoubt() }
-            advance()
-            appendKey(try key(content))
-        } else {
-            continuing = tagKey
-        }
-        return found
-    }
-
-    /// The case of a tag its bytes did not find: by hash, as a String (-1: none).
-    @inline(never)
-    private func caseIndex(ofTag token: JSONTape.Entry, in table: _VettedUnionTable) -> Int {
-        table.caseIndex(ofTag: document.string(token)) ?? -1
-    }
-
-    /// Closes an adjacently tagged union's object (an internally tagged one was closed by its payload).
-    mutating func endUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) {
-        unionDepth -= 1
-        guard table.contentKeyBytes != nil else { return }
-        adjacentUnions -= 1
-        passBoundary(complete: 2)
-        // More members are the tape path's to read; anything else is the parser's error.
-        let byte = peek()
-        guard byte == UInt8(ascii: "}") else { throw byte == UInt8(ascii: ",") ? _VettedDirectMiss() : syntaxDoubt() }
-        close()
     }
 
     /// The field of the next member (-1: a key that is no field, whose value
@@ -552,13 +494,6 @@ struct JSONDirectReader: _VettedArraySource {
         return value
     }
 
-    mutating func read<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws(_VettedDirectMiss) -> U {
-        if let kind = kindAhead(), kind != .object { throw mismatch([String: Any].self, found: kind, expected: .object) }
-        let value = try union(U.self)
-        try check(value, field)
-        return value
-    }
-
     /// Any other type: not decoded here.
     mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T {
         throw _VettedDirectMiss()
@@ -597,10 +532,6 @@ struct JSONDirectReader: _VettedArraySource {
         try null() ? nil : try read(G.self, field)
     }
 
-    mutating func readIfPresent<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws(_VettedDirectMiss) -> U? {
-        try null() ? nil : try read(U.self, field)
-    }
-
     mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T? {
         throw _VettedDirectMiss()
     }
@@ -609,7 +540,11 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// The type's information, made by the call's plan for every type the document's type reaches.
     private func info<G: _VettedDecodable>(for type: G.Type) throws(_VettedDirectMiss) -> DirectTypeInfo {
-        let id = ObjectIdentifier(type)
+        try info(for: ObjectIdentifier(type))
+    }
+
+    /// The information the plan made for `id`: a type, or an adjacently tagged union's table.
+    func info(for id: ObjectIdentifier) throws(_VettedDirectMiss) -> DirectTypeInfo {
         for entry in types where entry.type == id { return entry.info }
         throw _VettedDirectMiss()
     }
