@@ -21,6 +21,34 @@ import VettedMacros
     @Check(.count(0...2)) var children: [SnakeChild]
 }
 
+/// Unions under the strategy: internally and adjacently tagged, in fields, arrays and optionals,
+/// with payload keys it converts; and one whose tag key it would change (the tape path's).
+@Vetted(tag: "type") enum SnakeEvent: Codable, Equatable {
+    case child(SnakeChild)
+    @Tag("listing.sold") case sold(SnakeSold)
+}
+
+@Vetted struct SnakeSold: Codable, Equatable {
+    @Check(.range(1...9)) var soldPrice: Int
+    var buyerName: String?
+}
+
+@Vetted(tag: "type", content: "event_body") enum SnakeWrapped: Codable, Equatable {
+    case child(SnakeChild)
+}
+
+@Vetted(tag: "kind", content: "body") enum SnakeBoxed: Codable, Equatable {
+    case child(SnakeChild)
+    case sold(SnakeSold)
+}
+
+@Vetted struct SnakeHolder: Codable, Equatable {
+    var firstEvent: SnakeEvent
+    @Check(.count(0...2)) var boxedEvents: [SnakeBoxed]
+    var maybeEvent: SnakeEvent?
+    @Check(.range(0...5)) var eventCount: Int
+}
+
 @Suite struct DirectSnakeCaseTests {
     static let base = Members(members: [
         ("item_count", "5"), ("display_name", #""abc""#), ("is_open", "true"), ("plain", #""p""#), ("note", "null"),
@@ -85,10 +113,45 @@ import VettedMacros
         #expect(decoder.decodesDirectly(SnakeItem.self, from: Data(bad.utf8)))
         let errors = try #require(throws: ValidationErrors.self) { try decoder.decode(SnakeItem.self, from: Data(bad.utf8)) }
         #expect(errors.errors.map { "\($0.code) \($0.path) @\($0.offset ?? -1)" } == ["outOfRange $.itemCount @15"])
-        // A `custom` strategy, and a union, are still the tape path's.
+        // A `custom` strategy is still the tape path's, and so is a union whose content key the strategy would change.
         let custom = VettedJSONDecoder()
         custom.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") as any CodingKey }
         #expect(!custom.plansDirectDecoding(SnakeItem.self))
-        #expect(!decoder.plansDirectDecoding(TestEvent.self))
+        #expect(decoder.plansDirectDecoding(TestEvent.self) && decoder.plansDirectDecoding([SnakeHolder].self))
+        #expect(!decoder.plansDirectDecoding(SnakeWrapped.self))
+    }
+
+    static let holder = Members(members: [
+        ("first_event", #"{"type": "listing.sold", "sold_price": 3, "buyer_name": "b"}"#),
+        ("boxed_events", #"[{"kind": "child", "body": {"first_value": 1}}, {"kind": "sold", "body": {"sold_price": 2}}]"#),
+        ("maybe_event", #"{"type": "child", "first_value": 4}"#), ("event_count", "1"),
+    ])
+
+    /// Before: every union under a key strategy was the tape path's.
+    @Test(arguments: [(JSONParser.DuplicateKeyPolicy.reject, ValidationMode.collect), (.keepFirst, .collect(upTo: 2)), (.keepLast, .failFast)])
+    func unionsGiveTheTapePathsAnswer(_ policy: JSONParser.DuplicateKeyPolicy, _ mode: ValidationMode) {
+        var documents = GenCorpus.documents(base: Self.holder, replacements: GenCorpus.replacements + GenCorpus.directReplacements)
+        for (from, to) in [
+            (#""type": "listing.sold""#, #""ty_pe": "listing.sold""#), (#""type": "child""#, #""TYPE": "child""#),
+            (#""sold_price": 3"#, #""soldPrice": 3"#), (#""sold_price": 3"#, #""sold_price": 3, "soldPrice": 4"#),
+            (#""buyer_name": "b""#, #""buyer_name": "b", "typ_e": 1"#), (#""first_value": 4"#, #""first_value": 4, "type": "child""#),
+            (#""body": {"first_value": 1}"#, #""body": {"first_value": 10}"#), (#""body": {"sold_price": 2}"#, #""body": 7"#),
+            (#""kind": "child", "body""#, #""kind": "child", "bo_dy""#), (#""sold_price": 2"#, #""sold_price": 0, "buyer_name": 5"#),
+        ] {
+            documents.append(Self.holder.text.replacingOccurrences(of: from, with: to))
+        }
+        var failures = 0
+        var direct = 0
+        for document in documents where failures < 5 {
+            let data = Data(document.utf8)
+            let bytes = Outcome { try Self.decoder(direct: true, policy, mode).decode(SnakeHolder.self, from: data) }
+            let tape = Outcome { try Self.decoder(direct: false, policy, mode).decode(SnakeHolder.self, from: data) }
+            if bytes != tape {
+                Issue.record("\(document)\n  bytes: \(bytes)\n  tape: \(tape)")
+                failures += 1
+            }
+            if Self.decoder(direct: true, policy, mode).decodesDirectly(SnakeHolder.self, from: data) { direct += 1 }
+        }
+        #expect(direct > documents.count * 3 / 5, "\(direct) of \(documents.count) decoded directly")
     }
 }

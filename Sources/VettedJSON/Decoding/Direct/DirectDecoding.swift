@@ -21,8 +21,9 @@ enum DecodePlan {
     /// walk over the types `T` reaches. The decoder keeps it (``VettedJSONDecoder/plan(for:options:)``)
     /// until an option changes.
     /// Under `convertFromSnakeCase` the reader converts each key with an underscore as the
-    /// tape path does (`DirectKeys.swift`); a union's tag key, and a `custom` strategy's
-    /// keys, are the tape path's.
+    /// tape path does (`DirectKeys.swift`), and reads a union whose tag and content keys the
+    /// strategy leaves as they are (``DirectTypeInfo/readsUnion(_:convertsKeys:)``); a `custom`
+    /// strategy's keys are the tape path's.
     static func of<T>(_ type: T.Type, options: VettedJSONDecoder.Options) -> DecodePlan {
         guard options.directDecoding else { return .tape }
         let convertsKeys: Bool
@@ -38,9 +39,9 @@ enum DecodePlan {
         let root: any _VettedDecodable.Type
         let isArray: Bool
         if let union = T.self as? any _VettedUnion.Type {
-            return convertsKeys ? .tape : unionPlan(union, isArray: false)
+            return unionPlan(union, isArray: false, convertsKeys: convertsKeys)
         } else if let array = T.self as? any DirectTopLevelUnionArray.Type {
-            return convertsKeys ? .tape : unionPlan(array.unionType, isArray: true)
+            return unionPlan(array.unionType, isArray: true, convertsKeys: convertsKeys)
         } else if let generated = T.self as? any _VettedDecodable.Type {
             (root, isArray) = (generated, false)
         } else if let array = T.self as? any DirectTopLevelArray.Type {
@@ -48,14 +49,16 @@ enum DecodePlan {
         } else {
             return .tape
         }
-        guard let types = DirectTypeInfo.reachable(from: [root], unions: !convertsKeys) else { return .tape }
+        guard let types = DirectTypeInfo.reachable(from: [root], convertsKeys: convertsKeys) else { return .tape }
         return .direct(root, isArray: isArray, types: types)
     }
 
-    private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool) -> DecodePlan {
+    private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool, convertsKeys: Bool) -> DecodePlan {
         let table = union.__vettedUnion
         let payloads = table.payloads.compactMap { $0 as? any _VettedDecodable.Type }
-        guard table.isSound, payloads.count == table.payloads.count, var types = DirectTypeInfo.reachable(from: payloads) else { return .tape }
+        guard DirectTypeInfo.readsUnion(table, convertsKeys: convertsKeys), payloads.count == table.payloads.count,
+            var types = DirectTypeInfo.reachable(from: payloads, convertsKeys: convertsKeys)
+        else { return .tape }
         if let object = DirectTypeInfo.unionObject(table) { types.append(object) }
         return .directUnion(union, isArray: isArray, types: types)
     }

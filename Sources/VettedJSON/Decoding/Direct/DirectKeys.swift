@@ -45,12 +45,7 @@ extension JSONDirectReader {
                 as: UTF8.self)
             if text == key { throw duplicateDoubt() }
         }
-        if let tag = payloadTagKey, tag.level == outer.count {
-            let tagText = String(
-                decoding: JSONReader.decodedKeyBytes(scanner, start: tag.key.lowerBound, end: tag.key.upperBound, needsDecoding: false),
-                as: UTF8.self)
-            if tagText == key { throw _VettedDirectMiss() }
-        }
+        if repeatsPayloadTag(key) { throw _VettedDirectMiss() }
         let index = object.unknown.count
         if (token.hasEscapes || token.needsRepair) && index < 63 { object.unknownEscaped |= 1 << UInt64(index) }
         if token.hasEscapes || token.needsRepair || token.nonASCII { object.unknownEscaped |= DirectObject.needsStringBit }
@@ -76,12 +71,19 @@ extension JSONDirectReader {
         }
         let key = keyText(token).text
         guard object.unknownSet?.insert(key).inserted == true else { throw duplicateDoubt() }
-        if let tag = payloadTagKey, tag.level == outer.count {
-            let tagText = String(
-                decoding: JSONReader.decodedKeyBytes(scanner, start: tag.key.lowerBound, end: tag.key.upperBound, needsDecoding: false),
-                as: UTF8.self)
-            if tagText == key { throw _VettedDirectMiss() }
-        }
+        if repeatsPayloadTag(key) { throw _VettedDirectMiss() }
+    }
+
+    /// Whether `key`, a key of the object being read that is no field, is the tag key of the
+    /// internally tagged union whose payload that object is (as the strategy converts it): a
+    /// repeat the tape path reports.
+    private func repeatsPayloadTag(_ key: String) -> Bool {
+        guard let tag = payloadTagKey, tag.level == outer.count else { return false }
+        let scanner = reader.scannerState
+        let tagText = String(
+            decoding: JSONReader.decodedKeyBytes(scanner, start: tag.key.lowerBound, end: tag.key.upperBound, needsDecoding: false),
+            as: UTF8.self)
+        return tagText == key || (snakeCaseKeys && SnakeCase.toCamelCase(key) == tagText)
     }
 
     /// A field met again. The same spelling is the parser's repeat (its error under `reject`).

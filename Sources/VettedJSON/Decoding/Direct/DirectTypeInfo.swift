@@ -167,10 +167,9 @@ extension DirectTypeInfo {
     /// when one of them is not for this path: the decoder then goes to the tape at once,
     /// without reading a byte here. Walks the types, not the input: each type once.
     ///
-    /// A union a field holds is read here when its table is sound and every payload is a
-    /// `@Vetted` struct (its payloads are walked too), and only when `unions` (not under a
-    /// key strategy, whose tag key is the tape path's).
-    static func reachable(from roots: [any _VettedDecodable.Type], unions: Bool = true) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
+    /// A union a field holds is read here when ``readsUnion(_:convertsKeys:)`` and every
+    /// payload is a `@Vetted` struct (its payloads are walked too).
+    static func reachable(from roots: [any _VettedDecodable.Type], convertsKeys: Bool = false) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
         var found: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
         var unionsSeen: Set<ObjectIdentifier> = []
         var pending: [any _VettedDecodable.Type] = roots
@@ -183,10 +182,9 @@ extension DirectTypeInfo {
                 if let nested = type as? any _VettedDecodable.Type {
                     pending.append(nested)
                 } else if let union = type as? any _VettedUnion.Type {
-                    guard unions else { return nil }
                     guard unionsSeen.insert(ObjectIdentifier(union)).inserted else { continue }
                     let table = union.__vettedUnion
-                    guard table.isSound else { return nil }
+                    guard readsUnion(table, convertsKeys: convertsKeys) else { return nil }
                     if let object = unionObject(table) { found.append(object) }
                     for payload in table.payloads {
                         guard let payload = payload as? any _VettedDecodable.Type else { return nil }
@@ -199,6 +197,17 @@ extension DirectTypeInfo {
     }
 
     private static func make<G: _VettedDecodable>(_ type: G.Type) -> DirectTypeInfo? { DirectTypeInfo(G.self) }
+
+    /// Whether the reader reads a union of this table: one whose declaration works, and under
+    /// `convertFromSnakeCase` whose tag and content keys the strategy leaves as they are. The
+    /// reader then compares a document's key with them as bytes, which is the tape path's
+    /// comparison of the converted key: a key of no underscore converts to itself, and one that
+    /// differs from the key's bytes (`"ty_pe"`, or one that converts to it) is a miss.
+    static func readsUnion(_ table: _VettedUnionTable, convertsKeys: Bool) -> Bool {
+        guard table.isSound else { return false }
+        guard convertsKeys else { return true }
+        return [table.tag, table.content].allSatisfy { key in key.map { SnakeCase.toCamelCase($0) == $0 } ?? true }
+    }
 
     /// The information of an adjacently tagged union's own object, keyed by its table (`nil`:
     /// internally tagged, the payload's object is the union's).
