@@ -26,8 +26,15 @@ struct DecodeInvalidThroughput: ParsableCommand {
     @Flag(help: "Decode [ListingEvent] (a tagged union), with defects in the last event's payload and tag.")
     var events = false
 
+    @Flag(help: "With --events: each event adjacently tagged, its payload under \"data\" ([WrappedListingEvent]).")
+    var wrapped = false
+
     func run() throws {
-        let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+        var text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+        if wrapped {
+            guard events else { throw ValidationError("--wrapped reads an events file: add --events") }
+            text = try WrappedEvents.wrap(text)
+        }
         // Every listing opens with `{"id"` (make-listings writes `{"id":1,…}`, other corpora
         // `{"id": 1, …}`), every event with `{"type"`; a literal search, as a backwards regular
         // expression search on Linux finds the first.
@@ -68,7 +75,9 @@ struct DecodeInvalidThroughput: ParsableCommand {
             throw ValidationError("no defect class \(only): \(all.map(\.name).joined(separator: ", "))")
         }
         let documents = all.enumerated().filter { $0.offset == 0 || $0.element.name == only || only == nil }.map(\.element)
-        if events {
+        if wrapped {
+            try measure([WrappedListingEvent].self, documents)
+        } else if events {
             try measure([ListingEvent].self, documents)
         } else {
             try measure([Listing].self, documents)
@@ -89,7 +98,7 @@ struct DecodeInvalidThroughput: ParsableCommand {
             }
         }
         let medians = try timing.medians(datas.map { data in { try? decoder.decode(T.self, from: data) } })
-        let prefix = events ? "decode-invalid-events" : "decode-invalid"
+        let prefix = wrapped ? "decode-invalid-wrapped" : events ? "decode-invalid-events" : "decode-invalid"
         for (index, document) in documents.enumerated() {
             let throughput = Double(datas[index].count) / medians[index] / 1e6
             print("\(prefix).\(document.name)\t\(String(format: "%.1f", throughput))\t\(String(format: "%.2f", medians[index] / medians[0]))")

@@ -57,9 +57,8 @@ enum DecodePlan {
         let table = union.__vettedUnion
         let payloads = table.payloads.compactMap { $0 as? any _VettedDecodable.Type }
         guard DirectTypeInfo.readsUnion(table, convertsKeys: convertsKeys), payloads.count == table.payloads.count,
-            var types = DirectTypeInfo.reachable(from: payloads, convertsKeys: convertsKeys)
+            let types = DirectTypeInfo.reachable(from: payloads, convertsKeys: convertsKeys)
         else { return .tape }
-        if let object = DirectTypeInfo.unionObject(table) { types.append(object) }
         return .directUnion(union, isArray: isArray, types: types)
     }
 }

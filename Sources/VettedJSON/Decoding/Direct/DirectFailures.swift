@@ -50,7 +50,7 @@ extension JSONDirectReader {
         _ type: Any.Type, found: JSONTape.Kind?, expected: JSONTape.Kind? = nil, nullIsMismatch: Bool = false
     ) -> _VettedDirectMiss {
         guard let found else { return syntaxDoubt() }
-        guard failure == nil, object.field >= 0, let path = try? codingPath(appending: nil) else {
+        guard failure == nil, object.field >= 0 || inUnionContent, let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         let start = reader.scannerState.offset
@@ -60,7 +60,7 @@ extension JSONDirectReader {
             var scanner = reader.scannerState
             scanner.offset = start + 1
             scanner.skipWhitespace()
-            if scanner.current == UInt8(ascii: found == .object ? "}" : "]") { offset = object.keyStart }
+            if scanner.current == UInt8(ascii: found == .object ? "}" : "]") { offset = valueKeyStart }
         }
         let words = expected.map { TapeDecoder.containerExpected($0, found: found) }
         failure = DirectFailure(
@@ -81,7 +81,7 @@ extension JSONDirectReader {
     /// ``unconverted(at:counted:_:)`` with the error `error` makes for the value's path.
     @inline(never)
     mutating func unconverted(at start: Int, counted: Int, _ error: ([any CodingKey]) -> DecodingError) -> _VettedDirectMiss {
-        guard failure == nil, object.field >= 0, let path = try? codingPath(appending: nil) else {
+        guard failure == nil, object.field >= 0 || inUnionContent, let path = try? codingPath(appending: nil) else {
             return _VettedDirectMiss()
         }
         reader.scannerState.offset = start
@@ -150,7 +150,11 @@ extension JSONDirectReader {
         // The object's opening brace; an empty object is placed at the key it is the value of, if any.
         var offset = object.openOffset
         if object.members == 0 {
-            offset = containers.last?.step == -1 && !outer.isEmpty ? (outer.last?.keyStart ?? 0) : 0
+            if let container = containers.last, container.step == DirectContainer.unionStep {
+                offset = (try? contentKey(of: container).quote) ?? 0
+            } else {
+                offset = containers.last?.step == -1 && !outer.isEmpty ? (outer.last?.keyStart ?? 0) : 0
+            }
         }
         let key = table.keys[field]
         let error = DecodingError.keyNotFound(
@@ -180,7 +184,9 @@ extension JSONDirectReader {
             case .membersAhead: break
             }
             while let step = containers.last?.step {
-                if step < 0 {
+                if step == DirectContainer.unionStep {
+                    try closeAdjacentUnion()
+                } else if step < 0 {
                     // The tape path reads fields in declaration order: one before the failing one, later here, comes first there.
                     let failing = object.field
                     while let field = try nextField() {

@@ -56,19 +56,6 @@ final class DirectTypeInfo: Sendable {
         stringRules = []
         intRules = []
         relations = []
-        isUnionObject = false
-    }
-
-    /// The object of an adjacently tagged union: its tag and its content as fields 0 and 1,
-    /// with no rules. Its ``DirectObject`` names the content in a path inside the payload, and
-    /// places the payload's errors after the tag in the tape path's order.
-    init(unionObject table: _VettedUnionTable) {
-        self.table = _VettedFieldTable([table.tag, table.content ?? ""])
-        checks = []
-        stringRules = []
-        intRules = []
-        relations = []
-        isUnionObject = true
     }
 
     let table: _VettedFieldTable
@@ -78,15 +65,12 @@ final class DirectTypeInfo: Sendable {
     let stringRules: [[Rule<String>]?]
     let intRules: [[Rule<Int>]?]
     let relations: [(first: Int, second: Int, key: String, check: @Sendable (Any, Any) -> CheckOutcome)]
-    /// Whether this is an adjacently tagged union's own object (``init(unionObject:)``).
-    let isUnionObject: Bool
 
     /// `nil` when the type is not for this path: more than 64 fields, a field of a type the
     /// reader does not read itself, or a rule the tape path must report on (one on a key that
     /// is no field, a relation it cannot call on two values).
     init?<G: _VettedDecodable>(_ type: G.Type) {
         table = G.__vettedFields
-        isUnionObject = false
         let names = table.names
         guard names.count <= 64, table.types.count == names.count, table.isArray.count == names.count,
             zip(table.types, table.isArray).allSatisfy(Self.reads)
@@ -185,7 +169,6 @@ extension DirectTypeInfo {
                     guard unionsSeen.insert(ObjectIdentifier(union)).inserted else { continue }
                     let table = union.__vettedUnion
                     guard readsUnion(table, convertsKeys: convertsKeys) else { return nil }
-                    if let object = unionObject(table) { found.append(object) }
                     for payload in table.payloads {
                         guard let payload = payload as? any _VettedDecodable.Type else { return nil }
                         pending.append(payload)
@@ -207,11 +190,5 @@ extension DirectTypeInfo {
         guard table.isSound else { return false }
         guard convertsKeys else { return true }
         return [table.tag, table.content].allSatisfy { key in key.map { SnakeCase.toCamelCase($0) == $0 } ?? true }
-    }
-
-    /// The information of an adjacently tagged union's own object, keyed by its table (`nil`:
-    /// internally tagged, the payload's object is the union's).
-    static func unionObject(_ table: _VettedUnionTable) -> (type: ObjectIdentifier, info: DirectTypeInfo)? {
-        table.content == nil ? nil : (ObjectIdentifier(table), DirectTypeInfo(unionObject: table))
     }
 }

@@ -75,6 +75,8 @@ extension JSONDirectReader {
             let step = container.step
             if step >= 0 {
                 path.append(PathKey(intValue: step))
+            } else if step == DirectContainer.unionStep {
+                path.append(PathKey(stringValue: try contentKey(of: container).text))
             } else {
                 guard objects.indices.contains(next) else { throw _VettedDirectMiss() }
                 let spellings = objects[next].info.table.spellings

@@ -5,9 +5,10 @@ import VettedDecoding
 // Tagged unions straight from the bytes. Internally tagged (`{"type": "sold", "id": 1}`), the
 // payload's members follow the tag in the same object, and the payload's ``DirectObject`` is the
 // union's: closing it ends the union. Adjacently tagged (`{"type": "sold", "data": {…}}`), the
-// union's own object gets a ``DirectObject`` of two fields, the tag and the content
-// (``DirectTypeInfo/init(unionObject:)``): a path inside the payload names the content key, and
-// the payload's errors come after the tag in the tape path's order, as for a struct's field. Its
+// union's own object has no ``DirectObject`` (it would be pushed and popped for every union
+// read): its container is marked (``DirectContainer/unionStep``) once the content is being
+// read, so that a path inside the payload names the content key (its bytes are the container's
+// second key) and the payload's errors come after the tag in the tape path's order. Its
 // generated body catches nothing, so an error that leaves it open (a payload that recorded its
 // errors, or is not an object) is closed by the caller's ``recover(_:)``.
 
@@ -36,36 +37,42 @@ extension JSONDirectReader {
         if found < 0 { found = caseIndex(ofTag: token, in: table) }
         guard found >= 0 else { throw unknownTag(token, in: table, tagKey: tagKey) }
         if let content = table.contentKeyBytes {
-            try beginContent(content, of: table)
+            try beginContent(content)
         } else {
             continuing = tagKey
         }
         return found
     }
 
-    /// Reads an adjacently tagged union's content key (after its tag) and opens the union's own
-    /// object as the object being read, its content the field being read.
-    private mutating func beginContent(_ content: [UInt8], of table: _VettedUnionTable) throws(_VettedDirectMiss) {
+    /// Reads an adjacently tagged union's content key (after its tag) and marks the union's
+    /// container as reading its content.
+    private mutating func beginContent(_ content: [UInt8]) throws(_VettedDirectMiss) {
         passBoundary(complete: 1)
         // A closed object lacks its content (the tape path's error); anything else is the parser's.
         let byte = peek()
         guard byte == UInt8(ascii: ",") else { throw byte == UInt8(ascii: "}") ? _VettedDirectMiss() : syntaxDoubt() }
         advance()
-        _ = peek()
-        let keyQuote = reader.scannerState.offset
         appendKey(try key(content))
-        let info = try info(for: ObjectIdentifier(table))
-        outer.append(object)
-        object = DirectObject(info: info)
-        object.members = 2
-        object.seen = 0b11
-        object.field = 1
-        object.spelling = 1
-        object.keyStart = keyQuote
-        object.valueStart = reader.scannerState.offset
-        object.openOffset = containers.last?.start ?? 0
-        object.regionStart = violations.count
-        object.fieldStart = violations.count
+        if let last = containers.indices.last { containers[last].step = DirectContainer.unionStep }
+    }
+
+    /// The content key of an adjacently tagged union's `container` (its second key, spelled as
+    /// the table spells it): its text, and where its quote is.
+    func contentKey(of container: DirectContainer) throws(_VettedDirectMiss) -> (text: String, quote: Int) {
+        let index = container.keyBase + 1
+        guard index < keyCount, keyRanges.indices.contains(index) else { throw _VettedDirectMiss() }
+        let range = keyRanges[index]
+        let bytes = JSONReader.decodedKeyBytes(reader.scannerState, start: range.lowerBound, end: range.upperBound, needsDecoding: false)
+        return (String(decoding: bytes, as: UTF8.self), range.lowerBound - 1)
+    }
+
+    /// Whether the value ahead is an adjacently tagged union's content.
+    var inUnionContent: Bool { containers.last?.step == DirectContainer.unionStep }
+
+    /// Where the key of the value ahead is: a field's, or an adjacently tagged union's content key.
+    var valueKeyStart: Int {
+        guard let container = containers.last, container.step == DirectContainer.unionStep else { return object.keyStart }
+        return (try? contentKey(of: container).quote) ?? object.keyStart
     }
 
     /// The case of a tag its bytes did not find: by hash, as a String (-1: none).
@@ -83,8 +90,7 @@ extension JSONDirectReader {
         try closeAdjacentUnion()
     }
 
-    /// Closes the adjacently tagged union's object being read (its payload read or skipped) and
-    /// goes back to the object it is in.
+    /// Closes the adjacently tagged union's object being read (its payload read or skipped).
     mutating func closeAdjacentUnion() throws(_VettedDirectMiss) {
         passBoundary(complete: 2)
         // More members are the tape path's to read; anything else is the parser's error.
@@ -92,9 +98,6 @@ extension JSONDirectReader {
         guard byte == UInt8(ascii: "}") else { throw byte == UInt8(ascii: ",") ? _VettedDirectMiss() : syntaxDoubt() }
         close()
         unionDepth -= 1
-        endRun()
-        object = outer.popLast() ?? DirectObject(info: .none)
-        settleClosedObject()
     }
 
     mutating func read<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws(_VettedDirectMiss) -> U {

@@ -540,11 +540,7 @@ struct JSONDirectReader: _VettedArraySource {
 
     /// The type's information, made by the call's plan for every type the document's type reaches.
     private func info<G: _VettedDecodable>(for type: G.Type) throws(_VettedDirectMiss) -> DirectTypeInfo {
-        try info(for: ObjectIdentifier(type))
-    }
-
-    /// The information the plan made for `id`: a type, or an adjacently tagged union's table.
-    func info(for id: ObjectIdentifier) throws(_VettedDirectMiss) -> DirectTypeInfo {
+        let id = ObjectIdentifier(type)
         for entry in types where entry.type == id { return entry.info }
         throw _VettedDirectMiss()
     }
