@@ -106,6 +106,7 @@ enum GenCorpus {
         var result: [DecoderOptions] = []
         let dates: [(VettedJSONDecoder.DateDecodingStrategy, String)] = [
             (.deferredToDate, "deferred"), (.secondsSince1970, "seconds"), (.millisecondsSince1970, "milliseconds"), (.iso8601, "iso8601"),
+            (.formatted(formatter), "formatted"),
         ]
         for (date, name) in dates {
             result.append(DecoderOptions(date: date, dateName: name))
@@ -120,7 +121,16 @@ enum GenCorpus {
     }()
 
     static func dateText(_ options: DecoderOptions) -> String {
-        options.dateName == "iso8601" ? #""2018-08-04T13:53:04Z""# : "1533390784.5"
+        options.dateName == "iso8601" || options.dateName == "formatted" ? #""2018-08-04T13:53:04Z""# : "1533390784.5"
+    }
+
+    /// The `formatted` strategy's formatter: ISO 8601 in whole seconds, read the same on every platform.
+    static var formatter: DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
+        return formatter
     }
 
     func compare<T: Decodable & Equatable>(_ type: T.Type, _ document: String, _ options: DecoderOptions) -> Bool {
@@ -262,6 +272,12 @@ enum GenCorpus {
         #expect(decoder.plansDirectDecoding(DirectItem.self))
         decoder.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") as any CodingKey }
         #expect(!decoder.plansDirectDecoding(DirectItem.self))
+        // Every date strategy but `custom` (before: `formatted` was the tape path's too).
+        let dates = DecoderOptions().decoder(generated: true)
+        dates.dateDecodingStrategy = .formatted(GeneratedDecodingDifferentialTests.formatter)
+        #expect(dates.plansDirectDecoding(DirectItem.self))
+        dates.dateDecodingStrategy = .custom { try Date(from: $0) }
+        #expect(!dates.plansDirectDecoding(DirectItem.self))
     }
 
     /// Nesting: up to the depth where the tape path's stack guard starts asking, straight

@@ -33,8 +33,8 @@ enum DecodePlan {
         case .custom: return .tape
         }
         switch options.dateDecodingStrategy {
-        case .formatted, .custom: return .tape
-        case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970: break
+        case .custom: return .tape
+        case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970, .formatted: break
         }
         let root: any _VettedDecodable.Type
         let isArray: Bool

@@ -248,7 +248,7 @@ struct JSONDirectReader: _VettedArraySource {
         }
     }
 
-    /// A date under the strategies read in place; the others are left to the tape path.
+    /// A date under the strategies read in place (all but `custom`, which is the tape path's).
     mutating func date() throws(_VettedDirectMiss) -> Date {
         _ = peek()
         let start = reader.scannerState.offset
@@ -269,8 +269,15 @@ struct JSONDirectReader: _VettedArraySource {
         case .deferredToDate:
             // What `Date(from:)` does with the number.
             date = Date(timeIntervalSinceReferenceDate: try double())
-        case .formatted, .custom:
-            // Not reached: the decoder does not take this path under these strategies.
+        case .formatted(let formatter):
+            guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
+            let token = try stringTokenAtQuote()
+            guard let parsed = formatter.date(from: document.string(token)) else {
+                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, TapeDecoder.notFormatted)
+            }
+            date = parsed
+        case .custom:
+            // Not reached: the decoder does not take this path under this strategy (its closure reads a decoder).
             throw _VettedDirectMiss()
         }
         guard date.timeIntervalSinceReferenceDate.isFinite else { throw nonFiniteDate(at: start, counted: counted) }

@@ -328,7 +328,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .formatted(let formatter):
             let text = try string(at: current, codingPath)
             guard let date = formatter.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Date string does not match format expected by formatter."))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.notFormatted))
             }
             return date
         case .custom(let decode):
@@ -361,6 +361,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
 
     /// Foundation's words for a date string `.iso8601` does not parse (both readers' one wording).
     static let notISO8601 = "Expected date string to be ISO8601-formatted."
+
+    /// Foundation's words for a date string `.formatted` does not parse (both readers' one wording).
+    static let notFormatted = "Date string does not match format expected by formatter."
 
     func mismatch(
         _ type: Any.Type, _ entry: JSONTape.Entry, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
