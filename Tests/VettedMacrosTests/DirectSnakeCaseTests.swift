@@ -113,10 +113,7 @@ import VettedMacros
         #expect(decoder.decodesDirectly(SnakeItem.self, from: Data(bad.utf8)))
         let errors = try #require(throws: ValidationErrors.self) { try decoder.decode(SnakeItem.self, from: Data(bad.utf8)) }
         #expect(errors.errors.map { "\($0.code) \($0.path) @\($0.offset ?? -1)" } == ["outOfRange $.itemCount @15"])
-        // A `custom` strategy is still the tape path's, and so is a union whose content key the strategy would change.
-        let custom = VettedJSONDecoder()
-        custom.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") as any CodingKey }
-        #expect(!custom.plansDirectDecoding(SnakeItem.self))
+        // A union whose content key the strategy would change is the tape path's.
         #expect(decoder.plansDirectDecoding(TestEvent.self) && decoder.plansDirectDecoding([SnakeHolder].self))
         #expect(!decoder.plansDirectDecoding(SnakeWrapped.self))
     }
@@ -153,5 +150,54 @@ import VettedMacros
             if Self.decoder(direct: true, policy, mode).decodesDirectly(SnakeHolder.self, from: data) { direct += 1 }
         }
         #expect(direct > documents.count * 3 / 5, "\(direct) of \(documents.count) decoded directly")
+    }
+}
+
+/// Keys under a `custom` strategy, read straight from the bytes (before: the tape path read every
+/// such document): each key goes through the closure with its object's path, as on the tape path.
+@Suite struct DirectCustomKeyTests {
+    /// Drops each "-" of a key, and below the top level a leading "x-" first: the closure sees the path.
+    static let strategy = VettedJSONDecoder.KeyDecodingStrategy.custom { path in
+        var key = path.last?.stringValue ?? ""
+        if path.count > 1 && key.hasPrefix("x-") { key.removeFirst(2) }
+        return PathKey(stringValue: key.replacingOccurrences(of: "-", with: ""))
+    }
+
+    static let base = Members(members: [
+        ("item-Count", "5"), ("display-Name", #""abc""#), ("isOpen", "true"), ("plain", #""p""#), ("note", "null"),
+        ("child", #"{"x-firstValue": 1}"#), ("children", #"[{"first-Value": 2}, {"x-first-Value": 3}]"#), ("unknown-", "[1]"),
+    ])
+
+    static func decoder(direct: Bool, _ mode: ValidationMode) -> VettedJSONDecoder {
+        let decoder = VettedJSONDecoder()
+        decoder.keyDecodingStrategy = strategy
+        decoder.directDecoding = direct
+        decoder.validationMode = mode
+        return decoder
+    }
+
+    @Test(arguments: [ValidationMode.collect, .failFast])
+    func everyMutationGivesTheTapePathsAnswer(_ mode: ValidationMode) throws {
+        var documents = GenCorpus.documents(base: Self.base, replacements: GenCorpus.replacements + GenCorpus.directReplacements)
+        documents.append(Self.base.text.replacingOccurrences(of: #""isOpen": true"#, with: #""isOpen": true, "is-Open": false"#))
+        documents.append(Self.base.text.replacingOccurrences(of: #""plain""#, with: #""x-plain""#))
+        var failures = 0
+        var direct = 0
+        for document in documents where failures < 5 {
+            let data = Data(document.utf8)
+            let bytes = Outcome { try Self.decoder(direct: true, mode).decode(SnakeItem.self, from: data) }
+            let tape = Outcome { try Self.decoder(direct: false, mode).decode(SnakeItem.self, from: data) }
+            if bytes != tape {
+                Issue.record("\(document)\n  bytes: \(bytes)\n  tape: \(tape)")
+                failures += 1
+            }
+            if Self.decoder(direct: true, mode).decodesDirectly(SnakeItem.self, from: data) { direct += 1 }
+        }
+        #expect(direct > documents.count * 2 / 5, "\(direct) of \(documents.count) decoded directly")
+        // A violation is reported at the field's own key, at its value.
+        let bad = Self.base.text.replacingOccurrences(of: #""item-Count": 5"#, with: #""item-Count": 500"#)
+        #expect(Self.decoder(direct: true, mode).decodesDirectly(SnakeItem.self, from: Data(bad.utf8)))
+        let errors = try #require(throws: ValidationErrors.self) { try Self.decoder(direct: true, mode).decode(SnakeItem.self, from: Data(bad.utf8)) }
+        #expect(errors.errors.map { "\($0.code) \($0.path) @\($0.offset ?? -1)" } == ["outOfRange $.itemCount @15"])
     }
 }

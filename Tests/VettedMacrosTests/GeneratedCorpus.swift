@@ -170,18 +170,29 @@ struct DecoderOptions: CustomStringConvertible {
     var mode: ValidationMode = .collect
     var limits = Limits()
 
+    /// `generated` false: each type's `init(from:)`, on the tape (a key strategy keeps the tape
+    /// path from generated code; the byte reader would convert the keys itself).
     func decoder(generated: Bool, direct: Bool = true) -> VettedJSONDecoder {
         let decoder = VettedJSONDecoder()
-        decoder.directDecoding = direct
+        decoder.directDecoding = direct && generated
         decoder.limits = limits
         decoder.duplicateKeyPolicy = duplicates
         decoder.dateDecodingStrategy = date
         decoder.dataDecodingStrategy = data
         decoder.nonConformingFloatDecodingStrategy = floats
         decoder.validationMode = mode
-        if !generated { decoder.keyDecodingStrategy = .custom { path in path.last ?? PathKey(stringValue: "") as any CodingKey } }
+        if !generated { decoder.keyDecodingStrategy = Self.identityKeys }
         return decoder
     }
+
+    /// The byte reader under a `custom` key strategy that keeps every key: each key goes through the closure.
+    func convertingDecoder() -> VettedJSONDecoder {
+        let decoder = self.decoder(generated: true)
+        decoder.keyDecodingStrategy = Self.identityKeys
+        return decoder
+    }
+
+    static let identityKeys = VettedJSONDecoder.KeyDecodingStrategy.custom { path in path.last ?? PathKey(stringValue: "") as any CodingKey }
 
     var description: String { "date \(dateName), data \(data), floats \(floats), duplicates \(duplicates), mode \(mode)" }
 }

@@ -267,11 +267,13 @@ enum GenCorpus {
         let document = Data(#"{"inner": {"site": "https://example.com/a"}, "count": 2}"#.utf8)
         #expect(throws: Never.self) { try decoder.decode(PlannedOuter.self, from: document) }
         #expect((try? decoder.decode(PlannedOuter.self, from: document))?.inner.site.host == "example.com")
-        // Under `convertFromSnakeCase` too (`DirectSnakeCaseTests`); not under a `custom` strategy.
+        // Under `convertFromSnakeCase` too (`DirectSnakeCaseTests`).
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         #expect(decoder.plansDirectDecoding(DirectItem.self))
+        // Under a `custom` one too (each key through the closure), but not a union, whose tag key it may change.
         decoder.keyDecodingStrategy = .custom { $0.last ?? PathKey(stringValue: "") as any CodingKey }
-        #expect(!decoder.plansDirectDecoding(DirectItem.self))
+        #expect(decoder.plansDirectDecoding(DirectItem.self))
+        #expect(!decoder.plansDirectDecoding(TestEvent.self))
         // Every date strategy but `custom` (before: `formatted` was the tape path's too).
         let dates = DecoderOptions().decoder(generated: true)
         dates.dateDecodingStrategy = .formatted(GeneratedDecodingDifferentialTests.formatter)
@@ -300,14 +302,17 @@ enum GenCorpus {
         }
     }
 
-    /// Direct decoding, the tape path's generated decoding and init(from:) give the same.
+    /// Direct decoding (with default keys, and under a `custom` key strategy that keeps each key),
+    /// the tape path's generated decoding and init(from:) give the same.
     func compare<T: Decodable & Equatable>(_ type: T.Type, _ document: String, _ options: DecoderOptions) -> Bool {
         let data = Data(document.utf8)
         let direct = Outcome { try options.decoder(generated: true).decode(T.self, from: data) }
+        let converted = Outcome { try options.convertingDecoder().decode(T.self, from: data) }
         let tape = Outcome { try options.decoder(generated: true, direct: false).decode(T.self, from: data) }
         let codable = Outcome { try options.decoder(generated: false).decode(T.self, from: data) }
-        if direct != codable || tape != codable {
-            Issue.record("\(T.self) under \(options):\n  \(document)\n  direct: \(direct)\n  tape: \(tape)\n  init(from:): \(codable)")
+        if direct != codable || converted != codable || tape != codable {
+            Issue.record(
+                "\(T.self) under \(options):\n  \(document)\n  direct: \(direct)\n  custom keys: \(converted)\n  tape: \(tape)\n  init(from:): \(codable)")
             return false
         }
         return true

@@ -21,16 +21,15 @@ enum DecodePlan {
     /// walk over the types `T` reaches. The decoder keeps it (``VettedJSONDecoder/plan(for:options:)``)
     /// until an option changes.
     /// Under `convertFromSnakeCase` the reader converts each key with an underscore as the
-    /// tape path does (`DirectKeys.swift`), and reads a union whose tag and content keys the
-    /// strategy leaves as they are (``DirectTypeInfo/readsUnion(_:convertsKeys:)``); a `custom`
-    /// strategy's keys are the tape path's.
+    /// tape path does, and under `custom` every key (`DirectKeys.swift`); it reads a union whose
+    /// tag and content keys the strategy leaves as they are (``DirectTypeInfo/readsUnion(_:keys:)``).
     static func of<T>(_ type: T.Type, options: VettedJSONDecoder.Options) -> DecodePlan {
         guard options.directDecoding else { return .tape }
-        let convertsKeys: Bool
+        let convertsKeys: DirectTypeInfo.Keys
         switch options.keyDecodingStrategy {
-        case .useDefaultKeys: convertsKeys = false
-        case .convertFromSnakeCase: convertsKeys = true
-        case .custom: return .tape
+        case .useDefaultKeys: convertsKeys = .asWritten
+        case .convertFromSnakeCase: convertsKeys = .snakeCase
+        case .custom: convertsKeys = .custom
         }
         switch options.dateDecodingStrategy {
         case .custom: return .tape
@@ -53,10 +52,10 @@ enum DecodePlan {
         return .direct(root, isArray: isArray, types: types)
     }
 
-    private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool, convertsKeys: Bool) -> DecodePlan {
+    private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool, convertsKeys: DirectTypeInfo.Keys) -> DecodePlan {
         let table = union.__vettedUnion
         let payloads = table.payloads.compactMap { $0 as? any _VettedDecodable.Type }
-        guard DirectTypeInfo.readsUnion(table, convertsKeys: convertsKeys), payloads.count == table.payloads.count,
+        guard DirectTypeInfo.readsUnion(table, keys: convertsKeys), payloads.count == table.payloads.count,
             let types = DirectTypeInfo.reachable(from: payloads, convertsKeys: convertsKeys)
         else { return .tape }
         return .directUnion(union, isArray: isArray, types: types)

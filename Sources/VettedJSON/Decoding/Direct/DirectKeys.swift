@@ -16,7 +16,8 @@ extension JSONDirectReader {
     }
 
     /// The spelling an escaped or non-ASCII key names, or `nil` (a key that is no field);
-    /// under `convertFromSnakeCase`, the key as the strategy converts it.
+    /// under `convertFromSnakeCase` or `custom`, the key as the strategy converts it (the
+    /// closure is given the object's path and the key, as the tape path gives them).
     /// A key equal to a spelling as a String but not in its decoded bytes (another
     /// normalization) is left to the tape path, whose paths name the document's spelling.
     @inline(never)
@@ -25,6 +26,10 @@ extension JSONDirectReader {
         var key = keyText(token)
         if snakeCaseKeys {
             let converted = SnakeCase.toCamelCase(key.text)
+            key = (Array(converted.utf8), converted)
+        } else if customKeys, case .custom(let convert) = document.keys {
+            let path = try codingPath(appending: nil, containers: containers.count - 1) + [PathKey(stringValue: key.text)]
+            let converted = convert(path).stringValue
             key = (Array(converted.utf8), converted)
         }
         guard let spelling = table.spelling(of: key.text) else { return nil }

@@ -151,9 +151,9 @@ extension DirectTypeInfo {
     /// when one of them is not for this path: the decoder then goes to the tape at once,
     /// without reading a byte here. Walks the types, not the input: each type once.
     ///
-    /// A union a field holds is read here when ``readsUnion(_:convertsKeys:)`` and every
+    /// A union a field holds is read here when ``readsUnion(_:keys:)`` and every
     /// payload is a `@Vetted` struct (its payloads are walked too).
-    static func reachable(from roots: [any _VettedDecodable.Type], convertsKeys: Bool = false) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
+    static func reachable(from roots: [any _VettedDecodable.Type], convertsKeys: Keys = .asWritten) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
         var found: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
         var unionsSeen: Set<ObjectIdentifier> = []
         var pending: [any _VettedDecodable.Type] = roots
@@ -168,7 +168,7 @@ extension DirectTypeInfo {
                 } else if let union = type as? any _VettedUnion.Type {
                     guard unionsSeen.insert(ObjectIdentifier(union)).inserted else { continue }
                     let table = union.__vettedUnion
-                    guard readsUnion(table, convertsKeys: convertsKeys) else { return nil }
+                    guard readsUnion(table, keys: convertsKeys) else { return nil }
                     for payload in table.payloads {
                         guard let payload = payload as? any _VettedDecodable.Type else { return nil }
                         pending.append(payload)
@@ -181,14 +181,23 @@ extension DirectTypeInfo {
 
     private static func make<G: _VettedDecodable>(_ type: G.Type) -> DirectTypeInfo? { DirectTypeInfo(G.self) }
 
+    /// How the decoder's key strategy converts a document's keys.
+    enum Keys {
+        case asWritten, snakeCase, custom
+    }
+
     /// Whether the reader reads a union of this table: one whose declaration works, and under
     /// `convertFromSnakeCase` whose tag and content keys the strategy leaves as they are. The
     /// reader then compares a document's key with them as bytes, which is the tape path's
     /// comparison of the converted key: a key of no underscore converts to itself, and one that
-    /// differs from the key's bytes (`"ty_pe"`, or one that converts to it) is a miss.
-    static func readsUnion(_ table: _VettedUnionTable, convertsKeys: Bool) -> Bool {
+    /// differs from the key's bytes (`"ty_pe"`, or one that converts to it) is a miss. Under a
+    /// `custom` strategy, whose closure may convert any key, unions are the tape path's.
+    static func readsUnion(_ table: _VettedUnionTable, keys: Keys) -> Bool {
         guard table.isSound else { return false }
-        guard convertsKeys else { return true }
-        return [table.tag, table.content].allSatisfy { key in key.map { SnakeCase.toCamelCase($0) == $0 } ?? true }
+        switch keys {
+        case .asWritten: return true
+        case .snakeCase: return [table.tag, table.content].allSatisfy { key in key.map { SnakeCase.toCamelCase($0) == $0 } ?? true }
+        case .custom: return false
+        }
     }
 }

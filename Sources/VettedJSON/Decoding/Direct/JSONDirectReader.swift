@@ -64,8 +64,9 @@ struct JSONDirectReader: _VettedArraySource {
     var payloadTagKey: (key: Range<Int>, level: Int)?
     /// The parser's own nesting limit (deeper is its error, not a doubt).
     let parserMaxDepth: Int
-    /// Whether keys are converted from snake case (`DirectKeys.swift`).
+    /// Whether keys are converted from snake case, or each by the `custom` strategy's closure (`DirectKeys.swift`).
     let snakeCaseKeys: Bool
+    let customKeys: Bool
     /// The open containers, outermost first (`DirectSyntax.swift`): for a violation's path, and
     /// as the parser would hold them. Then the last boundary passed in the innermost, the keys
     /// of the open objects' members so far (the first `keyCount` of `keyRanges`), whether a miss
@@ -101,6 +102,7 @@ struct JSONDirectReader: _VettedArraySource {
         cap = Self.cap(of: document.engine.mode)
         if case .collect = document.engine.mode { collects = true } else { collects = false }
         if case .convertFromSnakeCase = document.keys { snakeCaseKeys = true } else { snakeCaseKeys = false }
+        if case .custom = document.keys { customKeys = true } else { customKeys = false }
     }
 
     // MARK: Tokens
@@ -352,11 +354,12 @@ struct JSONDirectReader: _VettedArraySource {
         let scanner = reader.scannerState
         // An escaped key, or one not all ASCII, is compared as a String (canonical
         // equivalence), as the tape path and the parser compare it; so is one with an
-        // underscore under `convertFromSnakeCase`, converted first (`DirectKeys.swift`).
+        // underscore under `convertFromSnakeCase`, and every key under `custom`, converted
+        // first (`DirectKeys.swift`).
         // (The table is read through `object` each time: a local would be retained.)
         let special =
             token.hasEscapes || token.needsRepair || token.nonASCII
-            || (snakeCaseKeys && scanner.firstIndex(of: UInt8(ascii: "_"), in: range) < range.upperBound)
+            || (snakeCaseKeys && scanner.firstIndex(of: UInt8(ascii: "_"), in: range) < range.upperBound) || customKeys
         if !special, let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
             return try found(spelling, keyQuote: token.quote, valueStart: scanner.offset)
         }
