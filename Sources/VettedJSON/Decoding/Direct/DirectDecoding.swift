@@ -108,7 +108,7 @@ extension JSONDirectReader {
         return value
     }
 
-    private static func cast<Value, T>(_ value: Value, to: T.Type) throws(_VettedDirectMiss) -> T {
+    static func cast<Value, T>(_ value: Value, to: T.Type) throws(_VettedDirectMiss) -> T {
         do { return try SameType.cast(value, to: T.self) } catch { throw _VettedDirectMiss() }
     }
 

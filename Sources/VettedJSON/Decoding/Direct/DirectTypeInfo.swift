@@ -140,10 +140,10 @@ extension _VettedFieldTable {
 extension DirectTypeInfo {
     /// Whether the reader reads a field of this type itself (`type`: the wrapped type of an
     /// optional, the element type of an array): exactly the types `JSONDirectReader` has a
-    /// `read`, `readIfPresent` or `readArray` of its own for.
+    /// `read`, `readIfPresent` or `readArray` of its own for, and ``JSONDirectReader/otherScalarTypes``.
     static func reads(_ type: Any.Type, isArray: Bool) -> Bool {
         if type == String.self || type == Int.self || type == Double.self || type == Bool.self { return true }
-        if type == Date.self { return !isArray }
+        if JSONDirectReader.otherScalarTypes.contains(where: { $0 == type }) { return true }
         return type is any _VettedRawValueEnum.Type || type is any _VettedDecodable.Type || type is any _VettedUnion.Type
     }
 

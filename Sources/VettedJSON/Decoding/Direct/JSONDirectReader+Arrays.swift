@@ -33,7 +33,7 @@ extension JSONDirectReader {
     }
 
     /// A field's array of a type the reader builds itself, each element read by `element`, then its rules.
-    private mutating func scalars<E>(
+    mutating func scalars<E>(
         _ field: Int, _ element: (inout JSONDirectReader) throws(_VettedDirectMiss) -> E
     ) throws(_VettedDirectMiss) -> [E] {
         try expectArray()
@@ -170,10 +170,5 @@ extension JSONDirectReader {
 
     mutating func readArray(_ type: Bool.Type, _ field: Int) throws(_VettedDirectMiss) -> [Bool] {
         try scalars(field) { (reader) throws(_VettedDirectMiss) in try reader.bool() }
-    }
-
-    /// Arrays of any other type: not decoded here.
-    mutating func readArray<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> [T] {
-        throw _VettedDirectMiss()
     }
 }

@@ -504,11 +504,6 @@ struct JSONDirectReader: _VettedArraySource {
         return value
     }
 
-    /// Any other type: not decoded here.
-    mutating func read<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T {
-        throw _VettedDirectMiss()
-    }
-
     /// An optional field: `nil` for null, unchecked (as `decodeIfPresent`); an absent one stays `nil` in the generated code.
     mutating func readIfPresent(_ type: String.Type, _ field: Int) throws(_VettedDirectMiss) -> String? {
         try null() ? nil : try read(String.self, field)
@@ -540,10 +535,6 @@ struct JSONDirectReader: _VettedArraySource {
 
     mutating func readIfPresent<G: _VettedDecodable>(_ type: G.Type, _ field: Int) throws(_VettedDirectMiss) -> G? {
         try null() ? nil : try read(G.self, field)
-    }
-
-    mutating func readIfPresent<T: Decodable>(_ type: T.Type, _ field: Int) throws(_VettedDirectMiss) -> T? {
-        throw _VettedDirectMiss()
     }
 
     // MARK: Types

@@ -156,7 +156,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         if T.self == URL.self {
             let text = try string(at: current, codingPath)
             guard let url = URL(string: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.invalidURL))
             }
             return try SameType.cast(url, to: T.self)
         }
@@ -282,7 +282,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     func float(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
         let double = try double(at: index, codingPath())
         guard !double.isFinite || abs(double) <= Double(Float.greatestFiniteMagnitude) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "Number \(double) is not representable in Float."))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: Self.notRepresentableInFloat(double)))
         }
         return Float(double)
     }
@@ -355,6 +355,12 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     static func notRepresentable<T>(_ literal: String, in type: T.Type) -> String {
         "Number \(Excerpt.escape(literal, maximumBytes: 32)) is not representable in \(T.self)."
     }
+
+    /// Foundation's words for a finite number beyond `Float`'s range (both readers' one wording).
+    static func notRepresentableInFloat(_ double: Double) -> String { "Number \(double) is not representable in Float." }
+
+    /// Foundation's words for a string `URL(string:)` refuses (both readers' one wording).
+    static let invalidURL = "Invalid URL string."
 
     /// The message of a date that is not a finite number of seconds (both readers' one wording).
     static let nonFiniteDate = "the date is not a finite number of seconds"
