@@ -67,6 +67,8 @@ struct JSONDirectReader: _VettedArraySource {
     /// Whether keys are converted from snake case, or each by the `custom` strategy's closure (`DirectKeys.swift`).
     let snakeCaseKeys: Bool
     let customKeys: Bool
+    /// Either of them: one test per key when neither is set.
+    let convertsKeys: Bool
     /// The open containers, outermost first (`DirectSyntax.swift`): for a violation's path, and
     /// as the parser would hold them. Then the last boundary passed in the innermost, the keys
     /// of the open objects' members so far (the first `keyCount` of `keyRanges`), whether a miss
@@ -103,6 +105,7 @@ struct JSONDirectReader: _VettedArraySource {
         if case .collect = document.engine.mode { collects = true } else { collects = false }
         if case .convertFromSnakeCase = document.keys { snakeCaseKeys = true } else { snakeCaseKeys = false }
         if case .custom = document.keys { customKeys = true } else { customKeys = false }
+        convertsKeys = snakeCaseKeys || customKeys
     }
 
     // MARK: Tokens
@@ -359,7 +362,7 @@ struct JSONDirectReader: _VettedArraySource {
         // (The table is read through `object` each time: a local would be retained.)
         let special =
             token.hasEscapes || token.needsRepair || token.nonASCII
-            || (snakeCaseKeys && scanner.firstIndex(of: UInt8(ascii: "_"), in: range) < range.upperBound) || customKeys
+            || (convertsKeys && (customKeys || scanner.firstIndex(of: UInt8(ascii: "_"), in: range) < range.upperBound))
         if !special, let spelling = object.info.table.spelling(matching: range, in: scanner, hint: object.hint) {
             return try found(spelling, keyQuote: token.quote, valueStart: scanner.offset)
         }
