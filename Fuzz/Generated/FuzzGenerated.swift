@@ -30,15 +30,18 @@ private let configurations: [DecoderOptions] = [
     return options
 }
 
-/// Generated decoding (straight from the bytes, where it takes the input), generated decoding
-/// from the tape, and init(from:): the same value or the same error.
+/// Generated decoding (straight from the bytes, where it takes the input, with default keys and
+/// under a `custom` key strategy that keeps every key), generated decoding from the tape, and
+/// init(from:) on the tape: the same value or the same error.
 private func compare<T: Decodable & Equatable>(_ type: T.Type, _ bytes: [UInt8], _ options: DecoderOptions) {
     let generated = Outcome { try options.decoder(generated: true).decode(T.self, from: bytes) }
+    let converted = Outcome { try options.convertingDecoder().decode(T.self, from: bytes) }
     let tape = Outcome { try options.decoder(generated: true, direct: false).decode(T.self, from: bytes) }
     let codable = Outcome { try options.decoder(generated: false).decode(T.self, from: bytes) }
     requireNoInternalError("\(generated) \(codable)")
-    if generated != codable || tape != codable {
-        fatalError("generated decoding differs from init(from:) under \(options):\n  generated: \(generated)\n  tape: \(tape)\n  init(from:): \(codable)")
+    if generated != codable || converted != codable || tape != codable {
+        fatalError(
+            "generated decoding differs from init(from:) under \(options):\n  generated: \(generated)\n  custom keys: \(converted)\n  tape: \(tape)\n  init(from:): \(codable)")
     }
 }
 
