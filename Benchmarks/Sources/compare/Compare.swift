@@ -22,7 +22,7 @@ struct Compare: ParsableCommand {
         subcommands: [
             JSONThroughput.self, JSONMemory.self, PlistThroughput.self, DecodeThroughput.self, SHA256Throughput.self,
             GateOverhead.self, ArchiveThroughput.self, PlistDecodeThroughput.self, DecodeEventsThroughput.self, ScalingCheck.self, HTTPSignatureThroughput.self, ConfusablesCost.self,
-            JSONSchemaThroughput.self, DecodeInvalidThroughput.self, DecodeLinesThroughput.self,
+            JSONSchemaThroughput.self, DecodeInvalidThroughput.self, DecodeLinesThroughput.self, RefusalCost.self,
         ])
 }
 

@@ -159,39 +159,32 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
     public var json: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(160 + errors.count * 200)
-        func member(_ name: String, _ first: Bool = false) {
-            if !first { output.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(name, into: &output)
-            output.append(UInt8(ascii: ":"))
-        }
-        output.append(UInt8(ascii: "{"))
-        member("type", true)
+        // Member names with their punctuation are written as bytes made once: most of a refusal's strings are these.
+        output.append(contentsOf: Keys.type)
         JSONWriter.writeString(type, into: &output)
-        member("title")
+        output.append(contentsOf: Keys.title)
         JSONWriter.writeString(title, into: &output)
-        member("status")
+        output.append(contentsOf: Keys.status)
         output.append(contentsOf: String(status).utf8)
-        member("detail")
+        output.append(contentsOf: Keys.detail)
         JSONWriter.writeString(detail, into: &output)
-        member("errors")
-        output.append(UInt8(ascii: "["))
+        output.append(contentsOf: Keys.errors)
         for (index, entry) in errors.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(UInt8(ascii: "{"))
-            member("pointer", true)
+            output.append(contentsOf: index == 0 ? Keys.firstPointer : Keys.nextPointer)
             JSONWriter.writeString(entry.pointer, into: &output)
-            member("path")
+            output.append(contentsOf: Keys.path)
             JSONWriter.writeString(entry.path, into: &output)
-            member("code")
+            output.append(contentsOf: Keys.code)
             JSONWriter.writeString(entry.code, into: &output)
-            member("stage")
+            output.append(contentsOf: Keys.stage)
             JSONWriter.writeString(entry.stage, into: &output)
-            member("detail")
+            output.append(contentsOf: Keys.detail)
             JSONWriter.writeString(entry.detail, into: &output)
-            member("parameters")
-            output.append(UInt8(ascii: "{"))
+            output.append(contentsOf: Keys.parameters)
             for (position, (name, value)) in entry.parameters.sorted(by: { $0.key < $1.key }).enumerated() {
-                member(name, position == 0)
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                JSONWriter.writeString(name, into: &output)
+                output.append(UInt8(ascii: ":"))
                 switch value {
                 case .string(let text): JSONWriter.writeString(text, into: &output)
                 case .integer(let number): output.append(contentsOf: String(number).utf8)
@@ -203,6 +196,21 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
         }
         output.append(contentsOf: "]}".utf8)
         return output
+    }
+
+    /// ``json``'s member names, each with the punctuation around it.
+    private enum Keys {
+        static let type = Array(#"{"type":"#.utf8)
+        static let title = Array(#","title":"#.utf8)
+        static let status = Array(#","status":"#.utf8)
+        static let detail = Array(#","detail":"#.utf8)
+        static let errors = Array(#","errors":["#.utf8)
+        static let firstPointer = Array(#"{"pointer":"#.utf8)
+        static let nextPointer = Array(#",{"pointer":"#.utf8)
+        static let path = Array(#","path":"#.utf8)
+        static let code = Array(#","code":"#.utf8)
+        static let stage = Array(#","stage":"#.utf8)
+        static let parameters = Array(#","parameters":{"#.utf8)
     }
 
     /// The kinds of problem Vetted answers, each with its status.

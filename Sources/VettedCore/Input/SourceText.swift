@@ -48,7 +48,12 @@ public struct SourceText: Sendable {
     /// 1-based line and column (in bytes) of `offset`; an offset past the end
     /// is placed just after the last byte.
     public func location(of offset: Int) -> LineColumn {
-        locations(of: [offset])[0]
+        // One offset (an error's, as a refused request reports it): counted without the arrays `locations(of:)` sorts.
+        let end = Swift.max(0, Swift.min(offset, count))
+        return withScanner { scanner in
+            let feeds = scanner.lineFeeds(in: 0..<end)
+            return LineColumn(line: 1 + feeds.count, column: end - (feeds.lastEnd ?? 0) + 1)
+        }
     }
 
     /// The line and column of each offset, in one pass over the bytes up to the last of them.

@@ -140,16 +140,21 @@ public struct JSONWriter: Sendable {
             output.append(UInt8(ascii: "\""))
             return
         }
+        // A backslash and `letter`, appended byte by byte (an array literal here would be made per escape).
+        func escape(_ letter: UInt8) {
+            output.append(UInt8(ascii: "\\"))
+            output.append(letter)
+        }
         for scalar in string.unicodeScalars {
             let value = scalar.value
             switch value {
-            case 0x22: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case 0x5C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x22: escape(UInt8(ascii: "\""))
+            case 0x5C: escape(UInt8(ascii: "\\"))
+            case 0x0A: escape(UInt8(ascii: "n"))
+            case 0x0D: escape(UInt8(ascii: "r"))
+            case 0x09: escape(UInt8(ascii: "t"))
+            case 0x08: escape(UInt8(ascii: "b"))
+            case 0x0C: escape(UInt8(ascii: "f"))
             case 0x20..<0x7F: output.append(UInt8(truncatingIfNeeded: value))
             case 0x2028, 0x2029: writeEscape(value, into: &output)  // for JavaScript
             default:
