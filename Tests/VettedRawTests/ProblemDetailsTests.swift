@@ -132,6 +132,8 @@ import VettedTestSupport
     @Test(arguments: [
         ("application/json", true, false), ("Application/JSON; charset=utf-8", true, false), ("application/problem+json", true, false),
         ("text/json", false, false), ("application/x-plist", false, true), (" application/x-plist ;x=1", false, true), ("", false, false),
+        ("\tAPPLICATION/VND.API+JSON \t; q=1", true, false), (" ; ", false, false), ("\u{0B}application/json", false, false),
+        ("application/json\u{00A0}", true, false), ("Application/X-Plist\u{2009};", false, true), ("application/jsonx", false, false),
     ])
     func mediaTypesAreReadByTheirEssence(contentType: String, json: Bool, plist: Bool) {
         #expect(VettedMediaType.isJSON(contentType) == json)

@@ -384,7 +384,23 @@ public enum VettedMediaType {
 
     /// The type and subtype, lowercased, without parameters (`charset=utf-8`).
     static func essence(_ contentType: String?) -> String? {
-        guard let contentType, let first = contentType.split(separator: ";", omittingEmptySubsequences: false).first else { return nil }
+        guard let contentType else { return nil }
+        // An ASCII value (every header a client sends in practice), read as bytes: this runs on every request.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for byte in contentType.utf8 {
+            if byte == UInt8(ascii: ";") { break }
+            guard byte < 0x80 else { return foundationEssence(contentType) }
+            bytes.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+        }
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let start = bytes.firstIndex(where: { !isBlank($0) }), let end = bytes.lastIndex(where: { !isBlank($0) }) else { return nil }
+        return String(decoding: bytes[start...end], as: UTF8.self)
+    }
+
+    /// ``essence(_:)`` of a value that is not all ASCII, by Foundation's whitespace and case mapping.
+    private static func foundationEssence(_ contentType: String) -> String? {
+        guard let first = contentType.split(separator: ";", omittingEmptySubsequences: false).first else { return nil }
         let essence = first.trimmingCharacters(in: .whitespaces).lowercased()
         return essence.isEmpty ? nil : essence
     }
