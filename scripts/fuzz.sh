@@ -46,7 +46,7 @@ case "$target" in
   plistdecode) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/PlistDecode/FuzzPlistDecode.swift"; extra=("$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   archive) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros VettedArchive); entry="$root/Fuzz/Archive/FuzzArchive.swift"; extra=("$root/Tests/VettedTestSupport/TalkPurchase.swift" "$root/Tests/VettedTestSupport/TalkListing.swift") ;;
   jsonschema) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedJSONSchema); entry="$root/Fuzz/JSONSchema/FuzzJSONSchema.swift" ;;
-  generated) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
+  generated) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Generated/FuzzGenerated.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift" "$root/Tests/VettedMacrosTests/TwinCorpus.swift") ;;
   stream) modules=(VettedCore VettedRules VettedDecoding VettedJSON VettedPlist VettedMacros); entry="$root/Fuzz/Stream/FuzzStream.swift"; extra=("$root/Tests/VettedMacrosTests/GeneratedCorpus.swift" "$root/Tests/VettedMacrosTests/ShapesCorpus.swift") ;;
   *) echo "unknown fuzz target: $target (known: json, bplist, xmlplist, decode, plistdecode, archive, generated, stream, jsonschema, raw, openapi)" >&2; exit 64 ;;
 esac

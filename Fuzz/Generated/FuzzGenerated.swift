@@ -8,9 +8,10 @@
 // from it as a binary property list: the same value or the same errors (code
 // and path); and under each configuration, with a key strategy that keeps every key
 // (so their generated `init(from:)` runs), the same value or the same error. The overloads the compiler picks for a type known to be `@Vetted`
-// give what the generic call gives. Build and run with scripts/fuzz.sh generated SECONDS (which
-// compiles the shared Tests/VettedMacrosTests/GeneratedCorpus.swift and
-// ShapesCorpus.swift into this target and loads the macro plugin).
+// give what the generic call gives. DirectItem and GenItem also answer as their hand-written
+// twins (TwinCorpus.swift: `init(from:)` and `Validatable`, on the tape). Build and run with scripts/fuzz.sh generated SECONDS (which
+// compiles the shared Tests/VettedMacrosTests/GeneratedCorpus.swift, ShapesCorpus.swift and
+// TwinCorpus.swift into this target and loads the macro plugin).
 
 import Foundation
 import VettedCore
@@ -86,6 +87,16 @@ public func fuzzGenerated(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     compare([DirectItem].self, bytes, options)
     compare(DirectItem.self, bytes, options)
     compareOverloads(bytes, options)
+    // The hand-written twins: value for value, error for error (code, path, offset, in order).
+    for difference in [
+        twinDifference([DirectItem].self, [DirectItemTwin].self, bytes, options), twinDifference(DirectItem.self, DirectItemTwin.self, bytes, options),
+        twinDifference([GenItem].self, [GenItemTwin].self, bytes, options),
+    ] {
+        if let difference {
+            requireNoInternalError(difference)
+            fatalError("the one reader differs from a hand-written twin:\n\(difference)")
+        }
+    }
     // Defaults, aliases and unions: the generated init(from:) (a key strategy's path) answers as generated decoding does.
     compare([Page].self, bytes, options)
     compare([TestEvent].self, bytes, options)
