@@ -38,7 +38,7 @@ import VettedMacros
     ]
 
     /// Documents with unions: payloads, internally or adjacently tagged, recover as structs do
-    /// (one pass); a tag that is not first is still the tape path's.
+    /// (one pass), a tag that is not first too.
     static let unions: [(name: String, json: String, once: Bool)] = [
         (
             "payloads and an unknown tag in an array",
@@ -69,7 +69,8 @@ import VettedMacros
             #"{"count":"c","maybe":{"type":"created","data":{"name":3,"id":true}},"more":{},"wrapped":{"type":"listing.sold","data":{"price":true,"id":"2"}},"name":null}"#,
             true
         ),
-        ("a tag that is not first", #"[{"id":"x","type":"created","name":1},{"type":"created","id":[]}]"#, false),
+        ("a tag that is not first", #"[{"id":"x","type":"created","name":1},{"type":"created","id":[]}]"#, true),
+        ("tags last, in a struct's fields", #"{"name":"n","first":{"id":"1","name":2,"type":"created"},"events":[{"price":"p","type":"listing.sold","id":0},{"id":1,"type":"zz"}],"count":4}"#, true),
     ]
 
     static let modes: [ValidationMode] = [.collect, .collect(upTo: 0), .collect(upTo: 1), .collect(upTo: 3), .failFast]

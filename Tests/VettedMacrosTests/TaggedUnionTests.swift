@@ -126,9 +126,10 @@ import VettedTestSupport
         #expect(decoder.decodesDirectly([ListingEvent].self, from: Data(json.utf8)))
         #expect(decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "created", "id": 1, "name": "x"}"#.utf8)))
         #expect(decoder.decodesDirectly(WrappedEvent.self, from: Data(#"{"type": "created", "data": {"id": 1, "name": "x"}}"#.utf8)))
-        // Left to the tape path: a tag that is not first, a repeated tag, an unknown tag of a union
-        // with an `@UnknownTag` case. A broken rule is answered here (`TaggedUnionFailureTests`).
-        #expect(!decoder.decodesDirectly(TestEvent.self, from: Data(#"{"id": 1, "type": "created", "name": "x"}"#.utf8)))
+        // A tag that is not first (before: the tape path's), found before the payload is read.
+        #expect(decoder.decodesDirectly(TestEvent.self, from: Data(#"{"id": 1, "type": "created", "name": "x"}"#.utf8)))
+        // Left to the tape path: a repeated tag, an unknown tag of a union with an `@UnknownTag`
+        // case. A broken rule is answered here (`TaggedUnionFailureTests`).
         #expect(!decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "created", "id": 1, "type": "created", "name": "x"}"#.utf8)))
         #expect(!decoder.decodesDirectly(WrappedEvent.self, from: Data(#"{"type": "gone", "data": {}}"#.utf8)))
         #expect(decoder.decodesDirectly(TestEvent.self, from: Data(#"{"type": "created", "id": 0, "name": "x"}"#.utf8)))
@@ -237,6 +238,34 @@ import VettedTestSupport
         #expect(bytes == expected, "\(json)")
         #expect(bytes == Self.answer(T.self, json, direct: false), "\(json)")
         #expect(VettedJSONDecoder().decodesDirectly(T.self, from: Data(json.utf8)) == direct, "\(json)")
+    }
+
+    /// A tag that is not the first member (before: the whole document again on the tape) is
+    /// found before the payload is read: its value, violations, unknown tag, wrong kinds and
+    /// syntax errors come from one pass. A repeated tag, an escaped one, one that is not a
+    /// string, or none at all stay the tape path's.
+    @Test func aTagThatIsNotFirstIsReadInOnePass() {
+        check([TestEvent].self, #"[{"id": 1, "name": "x", "type": "created"}, {"price": 5, "type": "listing.sold", "id": 2}]"#, "value")
+        check(
+            [TestEvent].self, #"[{"id": 0, "name": "x", "type": "created"}, {"price": -1, "type": "listing.sold", "id": 2}]"#,
+            "outOfRange $[0].id @8 must be between 1 and 1000000; outOfRange $[1].price @54 must be between 0 and 1000000")
+        check(
+            [TestEvent].self, #"[{"id": 1, "type": "gone"}, {"name": 5, "id": 1, "type": "created"}]"#,
+            #"unknownTag $[0].type @19 unknown tag "gone"; known tags: "created", "listing.sold""#)
+        check(
+            [TestEvent].self, #"[{"name": "x", "id": "1", "type": "created"}]"#,
+            #"typeMismatch $[0].id @21 "id": expected an integer"#)
+        check(
+            TestEvent.self, #"{"extra": {"type": "listing.sold", "a": [1, {"b": 2}]}, "type": "created", "id": 1, "name": "x"}"#, "value")
+        check([TestEvent].self, #"[{"id": 1,, "type": "created"}]"#, "expectedKey $[0] @10 expected a string key; found ','")
+        check([TestEvent].self, #"[{"id": 1, "name": "x", "type": "created"]"#, "unexpectedCharacter $[0].type @41 unexpected ']'; expected ',' or '}'")
+        for json in [
+            #"{"id": 1, "type": "created", "type": "created", "name": "x"}"#, #"{"id": 1, "\u0074ype": "created", "name": "x"}"#,
+            #"{"id": 1, "type": 5, "name": "x"}"#, #"{"id": 1, "name": "x"}"#,
+        ] {
+            #expect(!VettedJSONDecoder().decodesDirectly(TestEvent.self, from: Data(json.utf8)), "\(json)")
+            #expect(Self.answer(TestEvent.self, json, direct: true) == Self.answer(TestEvent.self, json, direct: false), "\(json)")
+        }
     }
 
     /// A structural error (an unknown tag in an array or a field, a payload's missing field or

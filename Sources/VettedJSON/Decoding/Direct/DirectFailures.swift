@@ -120,17 +120,22 @@ extension JSONDirectReader {
     /// by ``recover(_:)``, and the union's parent goes on). Inside another union, or with a
     /// fallback case, a miss.
     @inline(never)
-    mutating func unknownTag(_ token: JSONTape.Entry, in table: _VettedUnionTable, tagKey: Range<Int>) -> _VettedDirectMiss {
+    mutating func unknownTag(_ token: JSONTape.Entry, in table: _VettedUnionTable, tagKey: Range<Int>, first: Bool) -> _VettedDirectMiss {
         guard !table.hasFallback, failure == nil, unionDepth == 1,
             let path = try? codingPath(appending: table.tag, containers: containers.count - 1)
         else { return _VettedDirectMiss() }
         failure = DirectFailure(error: table.unknownTag(document.string(token), codingPath: path), offset: token.first - 1, resume: .membersAhead)
         outer.append(object)
         object = DirectObject(info: .none)
-        object.members = 1
         object.closesUnion = true
         object.openOffset = containers.last?.start ?? 0
-        object.unknown.append(tagKey)
+        if first {
+            object.members = 1
+            object.unknown.append(tagKey)
+        } else {
+            // Not the first member: the reader is back at the brace, and the tag's member is read as the rest are.
+            object.laterTagKey = tagKey.lowerBound
+        }
         return _VettedDirectMiss()
     }
 

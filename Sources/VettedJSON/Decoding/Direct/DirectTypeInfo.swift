@@ -40,6 +40,9 @@ struct DirectObject {
     /// Whether this object is an internally tagged union's (its payload's, or the rest of one
     /// whose tag no case has): closing it ends the union too.
     var closesUnion = false
+    /// Where the key of an internally tagged union's tag starts when it is not the first
+    /// member (-1: it was, or this is no payload): the payload skips that member.
+    var laterTagKey = -1
 
     static let unknownKeyLimit = SmallKeyTable.linearSearchLimit
 }

@@ -13,19 +13,40 @@ import VettedDecoding
 // errors, or is not an object) is closed by the caller's ``recover(_:)``.
 
 extension JSONDirectReader {
-    /// Opens a tagged union's object and reads its tag, which must be the first member
-    /// and spell one of the union's tags (a tag that is not first is the tape path's; one no
-    /// case has is recorded, `DirectFailures.swift`). A small union's tags are compared as
-    /// bytes; a larger union's, or a tag escaped or spelled otherwise, is looked up by hash
-    /// as a String, as the tape path looks it up. Its keys are the parser's, for a syntax error.
+    /// Opens a tagged union's object and reads its tag, which must spell one of the union's
+    /// tags (one no case has is recorded, `DirectFailures.swift`). A small union's tags are
+    /// compared as bytes; a larger union's, or a tag escaped or spelled otherwise, is looked up
+    /// by hash as a String, as the tape path looks it up. Its keys are the parser's, for a
+    /// syntax error. A tag that is not the first member is found first (``laterTag(_:)``).
     mutating func beginUnion(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
         // Another kind of value (an array's element; a field's was checked by `read`): the tape path's mismatch.
         if let kind = kindAhead(), kind != .object { throw mismatch([String: Any].self, found: kind, expected: .object) }
         try open(UInt8(ascii: "{"))
         unionDepth += 1
-        let tagKey = try key(table.tagKeyBytes)
+        let afterBrace = reader.scannerState.offset
+        let tagKey: Range<Int>
+        do throws(_VettedDirectMiss) {
+            tagKey = try key(table.tagKeyBytes)
+        } catch {
+            reader.scannerState.offset = afterBrace
+            return try laterTag(table)
+        }
         appendKey(tagKey)
         let token = try stringToken()
+        let found = try caseIndex(of: token, in: table, tagKey: tagKey, first: true)
+        if let content = table.contentKeyBytes {
+            try beginContent(content)
+        } else {
+            continuing = (tagKey, true)
+        }
+        return found
+    }
+
+    /// The case the tag `token` names (its key at `tagKey`; `first`: the object's first member).
+    @inline(__always)
+    private mutating func caseIndex(
+        of token: JSONTape.Entry, in table: _VettedUnionTable, tagKey: Range<Int>, first: Bool
+    ) throws(_VettedDirectMiss) -> Int {
         var found = -1
         if !token.has(JSONTape.needsDecoding) && table.tags.count <= SmallKeyTable.linearSearchLimit {
             let range = token.first..<Swift.max(token.first, token.payload)
@@ -35,12 +56,69 @@ extension JSONDirectReader {
             }
         }
         if found < 0 { found = caseIndex(ofTag: token, in: table) }
-        guard found >= 0 else { throw unknownTag(token, in: table, tagKey: tagKey) }
-        if let content = table.contentKeyBytes {
-            try beginContent(content)
-        } else {
-            continuing = tagKey
+        guard found >= 0 else { throw unknownTag(token, in: table, tagKey: tagKey, first: first) }
+        return found
+    }
+
+    /// An internally tagged union whose tag is not its object's first member
+    /// (`{"id": 1, "type": "sold"}`), the reader just past the brace: the object's members are
+    /// skipped to find the tag (with the parser's checks), and the reader goes back to the brace,
+    /// so that the payload reads every member but the tag's (``DirectObject/laterTagKey``).
+    /// A member is passed over once more for each such union it is in: at most the reader's
+    /// depth (``JSONDirectReader/depthCeiling``, 8), so the work stays linear. A tag key met
+    /// twice, escaped, converted to it by the key strategy or with a value that is not a string,
+    /// an adjacently tagged union's, or no tag at all: the tape path's; bytes the parser
+    /// refuses: its error, resumed at the brace.
+    @inline(never)
+    private mutating func laterTag(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
+        guard table.contentKeyBytes == nil else { throw _VettedDirectMiss() }
+        let saved = reader
+        let tagBytes = table.tagKeyBytes
+        var tag: (key: Range<Int>, token: JSONTape.Entry)?
+        var members = 0
+        var miss = false
+        while true {
+            var byte = peek()
+            if byte == UInt8(ascii: "}") { break }
+            if members > 0 {
+                guard byte == UInt8(ascii: ",") else { break }
+                advance()
+                byte = peek()
+            }
+            members += 1
+            guard byte == UInt8(ascii: "\""), members <= maxMembers, let key = try? reader.scanString(), peek() == UInt8(ascii: ":") else { break }
+            advance()
+            let range = key.start..<key.end
+            let plain = !key.hasEscapes && !key.needsRepair && !key.nonASCII
+            var isTag = false
+            if plain && range.count == tagBytes.count { isTag = reader.scannerState.bytesEqual(range, tagBytes.span) }
+            if isTag {
+                guard tag == nil, peek() == UInt8(ascii: "\""), let token = try? stringTokenAtQuote() else {
+                    miss = true
+                    break
+                }
+                tag = (range, token)
+                continue
+            }
+            if !plain || (snakeCaseKeys && reader.scannerState.firstIndex(of: UInt8(ascii: "_"), in: range) < range.upperBound) {
+                // Compared as a String, converted as the strategy converts it: equal to the tag key is the tape path's.
+                let text = String(
+                    decoding: JSONReader.decodedKeyBytes(reader.scannerState, start: key.start, end: key.end, needsDecoding: key.hasEscapes || key.needsRepair),
+                    as: UTF8.self)
+                if (snakeCaseKeys ? SnakeCase.toCamelCase(text) : text) == table.tag {
+                    miss = true
+                    break
+                }
+            }
+            do { try reader.skipEmbeddedValue(below: depth) } catch { break }
         }
+        let closed = !miss && peek() == UInt8(ascii: "}")
+        reader = saved
+        // Stopped short of the brace: bytes the parser may refuse, which it reads again from the brace.
+        guard closed || miss else { throw syntaxDoubt() }
+        guard !miss, let tag else { throw _VettedDirectMiss() }
+        let found = try caseIndex(of: tag.token, in: table, tagKey: tag.key, first: false)
+        continuing = (tag.key, false)
         return found
     }
 

@@ -57,8 +57,9 @@ struct JSONDirectReader: _VettedArraySource {
     let cap: Int
     var settled = 0
     /// The tag key of an internally tagged union just read: the payload's object is the
-    /// one already open, and the key is one of its members (a repeat is a duplicate).
-    var continuing: Range<Int>?
+    /// one already open, and the key is one of its members (a repeat is a duplicate);
+    /// `read`: the tag was the first member, and the reader is past it.
+    var continuing: (key: Range<Int>, read: Bool)?
     /// The tag key of the internally tagged union whose payload is the object at `level`
     /// (the count of ``outer`` while it is read): a key of the payload that repeats it is a duplicate.
     var payloadTagKey: (key: Range<Int>, level: Int)?
@@ -294,12 +295,16 @@ struct JSONDirectReader: _VettedArraySource {
     /// Opens the object of a generated type.
     mutating func beginObject<G: _VettedDecodable>(_ type: G.Type) throws(_VettedDirectMiss) {
         let info = try info(for: G.self)
-        if let tagKey = continuing {
-            // An internally tagged union's payload: its members follow the tag.
+        if let (tagKey, read) = continuing {
+            // An internally tagged union's payload: its members follow the tag, or surround it.
             continuing = nil
             outer.append(object)
             object = DirectObject(info: info)
-            object.members = 1
+            if read {
+                object.members = 1
+            } else {
+                object.laterTagKey = tagKey.lowerBound
+            }
             object.closesUnion = true
             object.regionStart = violations.count
             object.fieldStart = violations.count
@@ -354,6 +359,8 @@ struct JSONDirectReader: _VettedArraySource {
         advance()
         let range = token.start..<token.end
         appendKey(range)
+        // The union's tag, read before the payload's members (`JSONDirectReader+Unions.swift`).
+        if token.start == object.laterTagKey { return -1 }
         let scanner = reader.scannerState
         // An escaped key, or one not all ASCII, is compared as a String (canonical
         // equivalence), as the tape path and the parser compare it; so is one with an
