@@ -69,6 +69,11 @@ import VettedMacros
             #"{"count":"c","maybe":{"type":"created","data":{"name":3,"id":true}},"more":{},"wrapped":{"type":"listing.sold","data":{"price":true,"id":"2"}},"name":null}"#,
             true
         ),
+        (
+            "adjacently tagged unions, tag last",
+            #"{"name":"n","wrapped":{"data":{"id":"x","name":[]},"type":"created"},"more":[{"data":{"id":0,"price":"p"},"type":"listing.sold"},{"data":7,"type":"created"}],"maybe":{"data":{"name":"y"},"type":"created"},"count":99}"#,
+            true
+        ),
         ("a tag that is not first", #"[{"id":"x","type":"created","name":1},{"type":"created","id":[]}]"#, true),
         ("tags last, in a struct's fields", #"{"name":"n","first":{"id":"1","name":2,"type":"created"},"events":[{"price":"p","type":"listing.sold","id":0},{"id":1,"type":"zz"}],"count":4}"#, true),
     ]

@@ -259,6 +259,17 @@ import VettedTestSupport
             TestEvent.self, #"{"extra": {"type": "listing.sold", "a": [1, {"b": 2}]}, "type": "created", "id": 1, "name": "x"}"#, "value")
         check([TestEvent].self, #"[{"id": 1,, "type": "created"}]"#, "expectedKey $[0] @10 expected a string key; found ','")
         check([TestEvent].self, #"[{"id": 1, "name": "x", "type": "created"]"#, "unexpectedCharacter $[0].type @41 unexpected ']'; expected ',' or '}'")
+        // Adjacently tagged: the content first, then the tag.
+        check([WrappedEvent].self, #"[{"data": {"id": 1, "name": "x"}, "type": "created"}, {"type": "created", "data": {"id": 2, "name": "y"}}]"#, "value")
+        check(
+            [WrappedEvent].self, #"[{"data": {"id": 0, "name": "x"}, "type": "created"}, {"data": {"price": 1}, "type": "listing.sold"}]"#,
+            "keyNotFound $[1].data.id @63 the required field \"id\" is missing")
+        for json in [
+            #"{"data": {"id": 1, "name": "x"}, "type": "created", "more": 1}"#, #"{"more": 1, "data": {"id": 1, "name": "x"}, "type": "created"}"#,
+        ] {
+            #expect(!VettedJSONDecoder().decodesDirectly(WrappedEvent.self, from: Data(json.utf8)), "\(json)")
+            #expect(Self.answer(WrappedEvent.self, json, direct: true) == Self.answer(WrappedEvent.self, json, direct: false), "\(json)")
+        }
         for json in [
             #"{"id": 1, "type": "created", "type": "created", "name": "x"}"#, #"{"id": 1, "\u0074ype": "created", "name": "x"}"#,
             #"{"id": 1, "type": 5, "name": "x"}"#, #"{"id": 1, "name": "x"}"#,

@@ -106,7 +106,7 @@ extension JSONDirectReader {
     mutating func recover(_ error: any Error) throws(_VettedDirectMiss) {
         let miss = Self.miss(error)
         if miss.recorded {
-            if containers.last?.step == DirectContainer.unionStep { try closeAdjacentUnion() }
+            if containers.last?.isUnionContent == true { try closeAdjacentUnion() }
             return
         }
         guard collects, let failure else { throw miss }
@@ -116,7 +116,7 @@ extension JSONDirectReader {
             self.failure = nil
             record(failure, at: key)
             try skipValue()
-            if containers.last?.step == DirectContainer.unionStep { try closeAdjacentUnion() }
+            if containers.last?.isUnionContent == true { try closeAdjacentUnion() }
         case .membersAhead:
             // A union whose tag no case has: the rest of its object is skipped and closed, and
             // the error kept at the union's place in its parent.
@@ -198,7 +198,7 @@ extension JSONDirectReader {
                 key.append(container.step)
                 continue
             }
-            if container.step == DirectContainer.unionStep {
+            if container.isUnionContent {
                 // An adjacently tagged union reads its tag, then its content.
                 key.append(1)
                 continue

@@ -155,7 +155,7 @@ extension JSONDirectReader {
         // The object's opening brace; an empty object is placed at the key it is the value of, if any.
         var offset = object.openOffset
         if object.members == 0 {
-            if let container = containers.last, container.step == DirectContainer.unionStep {
+            if let container = containers.last, container.isUnionContent {
                 offset = (try? contentKey(of: container).quote) ?? 0
             } else {
                 offset = containers.last?.step == -1 && !outer.isEmpty ? (outer.last?.keyStart ?? 0) : 0
@@ -188,8 +188,9 @@ extension JSONDirectReader {
             case .objectClosed: object = outer.popLast() ?? DirectObject(info: .none)
             case .membersAhead: break
             }
-            while let step = containers.last?.step {
-                if step == DirectContainer.unionStep {
+            while let container = containers.last {
+                let step = container.step
+                if container.isUnionContent {
                     try closeAdjacentUnion()
                 } else if step < 0 {
                     // The tape path reads fields in declaration order: one before the failing one, later here, comes first there.

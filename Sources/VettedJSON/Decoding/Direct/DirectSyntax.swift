@@ -17,12 +17,16 @@ import VettedRules
 /// An open container of the byte reader as the parser would hold it.
 struct DirectContainer {
     /// For a violation's path: -1 an object (its key is its ``DirectObject``'s), ``unionStep``
-    /// an adjacently tagged union's object once its content is being read (its key is the
-    /// content key: `JSONDirectReader+Unions.swift`), else the index of the array's element being read.
+    /// (or ``unionStepTagLast``) an adjacently tagged union's object once its content is being
+    /// read (its key is the content key: `JSONDirectReader+Unions.swift`), else the index of the array's element being read.
     var step: Int
     /// An object's step stays negative; an array's counts up from 0.
     var isObject: Bool { step < 0 }
     static let unionStep = -2
+    /// The same, when the union's tag is its second member and its content the first.
+    static let unionStepTagLast = -3
+    /// Whether the container is an adjacently tagged union's object reading its content.
+    var isUnionContent: Bool { step == Self.unionStep || step == Self.unionStepTagLast }
     /// Offset of its opening bracket or brace.
     let start: Int
     /// Where its keys begin in ``JSONDirectReader/keyRanges``.

@@ -75,7 +75,7 @@ extension JSONDirectReader {
             let step = container.step
             if step >= 0 {
                 path.append(PathKey(intValue: step))
-            } else if step == DirectContainer.unionStep {
+            } else if container.isUnionContent {
                 path.append(PathKey(stringValue: try contentKey(of: container).text))
             } else {
                 guard objects.indices.contains(next) else { throw _VettedDirectMiss() }

@@ -64,20 +64,24 @@ extension JSONDirectReader {
     /// (`{"id": 1, "type": "sold"}`), the reader just past the brace: the object's members are
     /// skipped to find the tag (with the parser's checks), and the reader goes back to the brace,
     /// so that the payload reads every member but the tag's (``DirectObject/laterTagKey``).
-    /// A member is passed over once more for each such union it is in: at most the reader's
-    /// depth (``JSONDirectReader/depthCeiling``, 8), so the work stays linear. A tag key met
-    /// twice, escaped, converted to it by the key strategy or with a value that is not a string,
-    /// an adjacently tagged union's, or no tag at all: the tape path's; bytes the parser
-    /// refuses: its error, resumed at the brace.
+    /// An adjacently tagged union is read this way when its content is the first member and its
+    /// tag the second (``DirectContainer/unionStepTagLast``). A member is passed over once more
+    /// for each such union it is in: at most the reader's depth (``JSONDirectReader/depthCeiling``,
+    /// 8), so the work stays linear. A tag key met twice, escaped, converted to it by the key
+    /// strategy or with a value that is not a string, an adjacently tagged union's object with
+    /// other members, or no tag at all: the tape path's; bytes the parser refuses: its error,
+    /// resumed at the brace.
     @inline(never)
     private mutating func laterTag(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
-        guard table.contentKeyBytes == nil else { throw _VettedDirectMiss() }
-        let saved = reader
+        // Where to come back to: the parser's state after a value it skipped whole is what it was
+        // before, but for the count of values (a copy of the parser would retain each of its buffers).
+        let (brace, counted) = (reader.scannerState.offset, reader.valueCount)
         let tagBytes = table.tagKeyBytes
         var tag: (key: Range<Int>, token: JSONTape.Entry)?
         var members = 0
+        var tagMember = 0
         var miss = false
-        while true {
+        scan: while true {
             var byte = peek()
             if byte == UInt8(ascii: "}") { break }
             if members > 0 {
@@ -98,6 +102,7 @@ extension JSONDirectReader {
                     break
                 }
                 tag = (range, token)
+                tagMember = members
                 continue
             }
             if !plain || (snakeCaseKeys && reader.scannerState.firstIndex(of: UInt8(ascii: "_"), in: range) < range.upperBound) {
@@ -110,15 +115,41 @@ extension JSONDirectReader {
                     break
                 }
             }
-            do { try reader.skipEmbeddedValue(below: depth) } catch { break }
+            // A string or a number by its own scanner (a value's whole loop costs more than the scan); the rest whole.
+            let value = reader.scannerState.offset
+            do throws(VettedError) {
+                switch reader.scannerState.current {
+                case UInt8(ascii: "\""):
+                    try reader.countValue(at: value)
+                    _ = try reader.scanString()
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    try reader.countValue(at: value)
+                    _ = try reader.scanNumber()
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard passContainer() else { break scan }
+                default:
+                    try reader.skipEmbeddedValue(below: depth)
+                }
+            } catch {
+                break
+            }
         }
         let closed = !miss && peek() == UInt8(ascii: "}")
-        reader = saved
+        reader.scannerState.offset = brace
+        reader.valueCount = counted
         // Stopped short of the brace: bytes the parser may refuse, which it reads again from the brace.
         guard closed || miss else { throw syntaxDoubt() }
         guard !miss, let tag else { throw _VettedDirectMiss() }
+        let adjacent = table.contentKeyBytes
+        // Adjacently tagged: its content, then its tag, and nothing else.
+        if adjacent != nil && (members != 2 || tagMember != 2) { throw _VettedDirectMiss() }
         let found = try caseIndex(of: tag.token, in: table, tagKey: tag.key, first: false)
-        continuing = (tag.key, false)
+        if let adjacent {
+            appendKey(try key(adjacent))
+            if let last = containers.indices.last { containers[last].step = DirectContainer.unionStepTagLast }
+        } else {
+            continuing = (tag.key, false)
+        }
         return found
     }
 
@@ -134,10 +165,10 @@ extension JSONDirectReader {
         if let last = containers.indices.last { containers[last].step = DirectContainer.unionStep }
     }
 
-    /// The content key of an adjacently tagged union's `container` (its second key, spelled as
-    /// the table spells it): its text, and where its quote is.
+    /// The content key of an adjacently tagged union's `container` (its second key, or its first
+    /// when the tag comes last, spelled as the table spells it): its text, and where its quote is.
     func contentKey(of container: DirectContainer) throws(_VettedDirectMiss) -> (text: String, quote: Int) {
-        let index = container.keyBase + 1
+        let index = container.keyBase + (container.step == DirectContainer.unionStepTagLast ? 0 : 1)
         guard index < keyCount, keyRanges.indices.contains(index) else { throw _VettedDirectMiss() }
         let range = keyRanges[index]
         let bytes = JSONReader.decodedKeyBytes(reader.scannerState, start: range.lowerBound, end: range.upperBound, needsDecoding: false)
@@ -145,11 +176,41 @@ extension JSONDirectReader {
     }
 
     /// Whether the value ahead is an adjacently tagged union's content.
-    var inUnionContent: Bool { containers.last?.step == DirectContainer.unionStep }
+    var inUnionContent: Bool { containers.last?.isUnionContent == true }
+
+    /// Passes the container at the scanner by its brackets, its strings and numbers by their
+    /// scanners, with none of the parser's other checks: only to find a tag after it, in bytes the
+    /// payload then reads with every check (and whose refusal is then the parser's). `false`:
+    /// bytes that cannot be passed so.
+    private mutating func passContainer() -> Bool {
+        var open = 0
+        while true {
+            let byte = peek()
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open += 1
+                advance()
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                open -= 1
+                advance()
+                if open == 0 { return true }
+            case UInt8(ascii: ","), UInt8(ascii: ":"):
+                advance()
+            case UInt8(ascii: "\""):
+                guard (try? reader.scanString()) != nil else { return false }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard (try? reader.scanNumber()) != nil else { return false }
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                while reader.scannerState.current >= UInt8(ascii: "a") && reader.scannerState.current <= UInt8(ascii: "z") { advance() }
+            default:
+                return false
+            }
+        }
+    }
 
     /// Where the key of the value ahead is: a field's, or an adjacently tagged union's content key.
     var valueKeyStart: Int {
-        guard let container = containers.last, container.step == DirectContainer.unionStep else { return object.keyStart }
+        guard let container = containers.last, container.isUnionContent else { return object.keyStart }
         return (try? contentKey(of: container).quote) ?? object.keyStart
     }
 
@@ -168,8 +229,21 @@ extension JSONDirectReader {
         try closeAdjacentUnion()
     }
 
-    /// Closes the adjacently tagged union's object being read (its payload read or skipped).
+    /// Closes the adjacently tagged union's object being read (its payload read or skipped): after
+    /// a content read first, its tag (found before, ``laterTag(_:)``) is read again and passed.
     mutating func closeAdjacentUnion() throws(_VettedDirectMiss) {
+        if containers.last?.step == DirectContainer.unionStepTagLast {
+            passBoundary(complete: 1)
+            guard peek() == UInt8(ascii: ",") else { throw syntaxDoubt() }
+            advance()
+            guard peek() == UInt8(ascii: "\"") else { throw syntaxDoubt() }
+            let key: JSONReader.StringToken
+            do { key = try reader.scanString() } catch { throw syntaxDoubt() }
+            guard peek() == UInt8(ascii: ":") else { throw syntaxDoubt() }
+            advance()
+            appendKey(key.start..<key.end)
+            _ = try stringToken()
+        }
         passBoundary(complete: 2)
         // More members are the tape path's to read; anything else is the parser's error.
         let byte = peek()
