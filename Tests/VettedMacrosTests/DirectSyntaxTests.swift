@@ -117,6 +117,24 @@ import VettedTestSupport
         #expect(Self.describe(try Self.syntaxError(json)).hasPrefix("unsupportedEncoding @0 $ "))
     }
 
+    /// Fuzz finding generated-crash-e22ae588: an adjacently tagged union whose payload (a struct)
+    /// has keys that are no field, holding an object, and whose own object is never closed. The
+    /// answer is the parser's `unterminatedObject` on every path and mode.
+    @Test func fuzzGeneratedAnUnclosedAdjacentUnion() throws {
+        let json = #"{"type":"listing.sold","data":{"type":"listing.sold","data":{"i`":1,""# + String(repeating: "\u{FFFD}", count: 35) + #"price":3}}"#
+        for mode in CollectedStructuralDifferentialTests.modes {
+            let tape = VettedJSONDecoder()
+            tape.validationMode = mode
+            tape.directDecoding = false
+            let bytes = VettedJSONDecoder()
+            bytes.validationMode = mode
+            let expected = try #require(throws: DecodingError.self) { try tape.decode(WrappedEvent.self, from: Data(json.utf8)) }.vettedError
+            let found = try #require(throws: DecodingError.self) { try bytes.decode(WrappedEvent.self, from: Data(json.utf8)) }.vettedError
+            #expect(found.map(Self.describe) == expected.map(Self.describe), "\(mode)")
+            #expect(found?.code == .unterminatedObject, "\(mode)")
+        }
+    }
+
     /// The parser's limits count from the start of the document, not from where it resumed.
     @Test func limitsCountTheWholeDocument() throws {
         let decoder = VettedJSONDecoder()

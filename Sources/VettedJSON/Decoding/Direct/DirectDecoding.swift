@@ -200,12 +200,16 @@ extension VettedJSONDecoder {
             } catch {
                 // Under `.collect` the document's value recovers as a field's would (a top-level
                 // union's unknown tag, or its adjacently tagged payload's errors).
+                // What recovery read is the answer only if it read to the end: bytes it could not
+                // read there (an unclosed object) are the parser's to answer, or the tape path's.
                 var recorded = JSONDirectReader.miss(error).recorded
                 if direct.collects {
                     do throws(_VettedDirectMiss) {
                         try direct.recover(error)
                         recorded = true
-                    } catch {}
+                    } catch {
+                        recorded = false
+                    }
                 }
                 if recorded, let failure = direct.collectedFailure() { return .failure(failure) }
                 if let failure = direct.failureOutcome() { return .failure(failure) }
