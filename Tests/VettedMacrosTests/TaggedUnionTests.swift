@@ -264,8 +264,11 @@ import VettedTestSupport
         check(
             [WrappedEvent].self, #"[{"data": {"id": 0, "name": "x"}, "type": "created"}, {"data": {"price": 1}, "type": "listing.sold"}]"#,
             "keyNotFound $[1].data.id @63 the required field \"id\" is missing")
+        // Members after the tag and content, which no path reads (before: the tape path's); a repeat among them is the parser's.
+        check([WrappedEvent].self, #"[{"data": {"id": 1, "name": "x"}, "type": "created", "more": [1, {"a": 2}]}, {"type": "created", "data": {"id": 2, "name": "y"}, "x": 1, "y": 2}]"#, "value")
+        check([WrappedEvent].self, #"[{"type": "created", "data": {"id": 2, "name": "y"}, "x": 1, "type": "created"}]"#, #"duplicateKey $[0].type @61 duplicate key "type" (first at offset 2, again at offset 61)"#)
         for json in [
-            #"{"data": {"id": 1, "name": "x"}, "type": "created", "more": 1}"#, #"{"more": 1, "data": {"id": 1, "name": "x"}, "type": "created"}"#,
+            #"{"more": 1, "data": {"id": 1, "name": "x"}, "type": "created"}"#, #"{"type": "created", "more": 1, "data": {"id": 1, "name": "x"}}"#,
         ] {
             #expect(!VettedJSONDecoder().decodesDirectly(WrappedEvent.self, from: Data(json.utf8)), "\(json)")
             #expect(Self.answer(WrappedEvent.self, json, direct: true) == Self.answer(WrappedEvent.self, json, direct: false), "\(json)")

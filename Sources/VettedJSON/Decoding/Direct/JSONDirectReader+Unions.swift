@@ -69,7 +69,7 @@ extension JSONDirectReader {
     /// for each such union it is in: at most the reader's depth (``JSONDirectReader/depthCeiling``,
     /// 8), so the work stays linear. A tag key met twice, escaped, converted to it by the key
     /// strategy or with a value that is not a string, an adjacently tagged union's object with
-    /// other members, or no tag at all: the tape path's; bytes the parser refuses: its error,
+    /// other members before its tag, or no tag at all: the tape path's; bytes the parser refuses: its error,
     /// resumed at the brace.
     @inline(never)
     private mutating func laterTag(_ table: _VettedUnionTable) throws(_VettedDirectMiss) -> Int {
@@ -141,8 +141,8 @@ extension JSONDirectReader {
         guard closed || miss else { throw syntaxDoubt() }
         guard !miss, let tag else { throw _VettedDirectMiss() }
         let adjacent = table.contentKeyBytes
-        // Adjacently tagged: its content, then its tag, and nothing else.
-        if adjacent != nil && (members != 2 || tagMember != 2) { throw _VettedDirectMiss() }
+        // Adjacently tagged: its content, then its tag (then members no one reads, passed by ``closeAdjacentUnion()``).
+        if adjacent != nil && tagMember != 2 { throw _VettedDirectMiss() }
         let found = try caseIndex(of: tag.token, in: table, tagKey: tag.key, first: false)
         if let adjacent {
             appendKey(try key(adjacent))
@@ -245,11 +245,29 @@ extension JSONDirectReader {
             _ = try stringToken()
         }
         passBoundary(complete: 2)
-        // More members are the tape path's to read; anything else is the parser's error.
         let byte = peek()
-        guard byte == UInt8(ascii: "}") else { throw byte == UInt8(ascii: ",") ? _VettedDirectMiss() : syntaxDoubt() }
-        close()
+        if byte == UInt8(ascii: ",") {
+            try passMembersAfterContent()
+        } else {
+            guard byte == UInt8(ascii: "}") else { throw syntaxDoubt() }
+            close()
+        }
         unionDepth -= 1
+    }
+
+    /// Members after an adjacently tagged union's tag and content, which the tape path does not
+    /// read: passed as the keys of an object of no fields, so that a repeat (of the tag or content
+    /// key too) is the parser's duplicate; the object is closed.
+    @inline(never)
+    private mutating func passMembersAfterContent() throws(_VettedDirectMiss) {
+        guard let container = containers.last, keyRanges.indices.contains(container.keyBase + 1) else { throw _VettedDirectMiss() }
+        outer.append(object)
+        object = DirectObject(info: .none)
+        object.members = 2
+        object.openOffset = container.start
+        object.unknown = [keyRanges[container.keyBase], keyRanges[container.keyBase + 1]]
+        while try nextField() != nil { try skipValue() }
+        object = outer.popLast() ?? DirectObject(info: .none)
     }
 
     mutating func read<U: _VettedUnion>(_ type: U.Type, _ field: Int) throws(_VettedDirectMiss) -> U {

@@ -23,9 +23,10 @@ import VettedRules
 // has, a date of no finite seconds) and a union's unknown tag are recorded as a
 // wrong kind is (`DirectFailures.swift`). Only a miss costs one more linear pass:
 // a key equal to a field's spelling as a String but not in bytes
-// (`DirectKeys.swift`), a union's tag that is not its first member or that names
-// its `@UnknownTag` case, a union held by a field under a key strategy, a field
-// met twice under a key strategy or as two of its spellings. Unions are read here
+// (`DirectKeys.swift`), a union's tag that names its `@UnknownTag` case or that is
+// repeated, escaped or not a string when it is not the first member (a later tag is
+// found before the payload is read: `JSONDirectReader+Unions.swift`), a field met
+// twice under a key strategy or as two of its spellings. Unions are read here
 // at the top, as an array's elements and in a struct's fields (alone, optional, in
 // an array); under `.collect` a payload, internally or adjacently tagged, recovers
 // as a struct does (`JSONDirectReader+Unions.swift`).
