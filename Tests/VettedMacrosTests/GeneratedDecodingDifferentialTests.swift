@@ -252,16 +252,20 @@ enum GenCorpus {
 
     /// The plan is made from the type before any byte is read, and nothing is kept between
     /// calls: a `@Vetted` struct whose every reachable field the byte reader reads goes there
-    /// first; one that reaches a field it does not read (`Data`, a dictionary) goes to the
-    /// tape at once, however deep that field is.
+    /// first; one that reaches a field it does not read (a dictionary, `Data` under a strategy
+    /// other than `base64`) goes to the tape at once, however deep that field is.
     @Test func thePlanIsMadeFromTheTypeAlone() {
         let decoder = DecoderOptions().decoder(generated: true)
         #expect(decoder.plansDirectDecoding(DirectItem.self))
         #expect(decoder.plansDirectDecoding([DirectItem].self))
         #expect(decoder.plansDirectDecoding(Node.self))
-        #expect(!decoder.plansDirectDecoding(PlannedWithData.self))
-        #expect(!decoder.plansDirectDecoding(PlannedOuter.self))
-        #expect(!decoder.plansDirectDecoding([PlannedOuter].self))
+        // `Data` as base64 (before: the tape at once); under `deferredToData`, the tape.
+        #expect(decoder.plansDirectDecoding(PlannedWithData.self))
+        #expect(decoder.plansDirectDecoding([PlannedOuter].self))
+        let bytes = DecoderOptions(data: .deferredToData).decoder(generated: true)
+        #expect(!bytes.plansDirectDecoding(PlannedWithData.self))
+        #expect(!bytes.plansDirectDecoding(PlannedOuter.self))
+        #expect(!bytes.plansDirectDecoding([PlannedOuter].self))
         #expect(!decoder.plansDirectDecoding(PlannedMap.self))
         #expect(!decoder.plansDirectDecoding([String: DirectItem].self))
         let document = Data(#"{"inner": {"blob": "AAEC"}, "count": 2}"#.utf8)

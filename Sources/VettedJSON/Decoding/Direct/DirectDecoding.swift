@@ -35,12 +35,18 @@ enum DecodePlan {
         case .custom: return .tape
         case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970, .formatted: break
         }
+        // `Data` is read from the bytes as a base64 string; under the other strategies a type that reaches it is the tape's.
+        let readsData: Bool
+        switch options.dataDecodingStrategy {
+        case .base64: readsData = true
+        case .deferredToData, .custom: readsData = false
+        }
         let root: any _VettedDecodable.Type
         let isArray: Bool
         if let union = T.self as? any _VettedUnion.Type {
-            return unionPlan(union, isArray: false, convertsKeys: convertsKeys)
+            return unionPlan(union, isArray: false, convertsKeys: convertsKeys, readsData: readsData)
         } else if let array = T.self as? any DirectTopLevelUnionArray.Type {
-            return unionPlan(array.unionType, isArray: true, convertsKeys: convertsKeys)
+            return unionPlan(array.unionType, isArray: true, convertsKeys: convertsKeys, readsData: readsData)
         } else if let generated = T.self as? any _VettedDecodable.Type {
             (root, isArray) = (generated, false)
         } else if let array = T.self as? any DirectTopLevelArray.Type {
@@ -48,15 +54,15 @@ enum DecodePlan {
         } else {
             return .tape
         }
-        guard let types = DirectTypeInfo.reachable(from: [root], convertsKeys: convertsKeys) else { return .tape }
+        guard let types = DirectTypeInfo.reachable(from: [root], convertsKeys: convertsKeys, readsData: readsData) else { return .tape }
         return .direct(root, isArray: isArray, types: types)
     }
 
-    private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool, convertsKeys: DirectTypeInfo.Keys) -> DecodePlan {
+    private static func unionPlan(_ union: any _VettedUnion.Type, isArray: Bool, convertsKeys: DirectTypeInfo.Keys, readsData: Bool) -> DecodePlan {
         let table = union.__vettedUnion
         let payloads = table.payloads.compactMap { $0 as? any _VettedDecodable.Type }
         guard DirectTypeInfo.readsUnion(table, keys: convertsKeys), payloads.count == table.payloads.count,
-            let types = DirectTypeInfo.reachable(from: payloads, convertsKeys: convertsKeys)
+            let types = DirectTypeInfo.reachable(from: payloads, convertsKeys: convertsKeys, readsData: readsData)
         else { return .tape }
         return .directUnion(union, isArray: isArray, types: types)
     }

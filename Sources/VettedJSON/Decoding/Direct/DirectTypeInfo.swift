@@ -70,13 +70,13 @@ final class DirectTypeInfo: Sendable {
     let relations: [(first: Int, second: Int, key: String, check: @Sendable (Any, Any) -> CheckOutcome)]
 
     /// `nil` when the type is not for this path: more than 64 fields, a field of a type the
-    /// reader does not read itself, or a rule the tape path must report on (one on a key that
-    /// is no field, a relation it cannot call on two values).
-    init?<G: _VettedDecodable>(_ type: G.Type) {
+    /// reader does not read itself (`Data` only under `base64`: `readsData`), or a rule the tape
+    /// path must report on (one on a key that is no field, a relation it cannot call on two values).
+    init?<G: _VettedDecodable>(_ type: G.Type, readsData: Bool) {
         table = G.__vettedFields
         let names = table.names
         guard names.count <= 64, table.types.count == names.count, table.isArray.count == names.count,
-            zip(table.types, table.isArray).allSatisfy(Self.reads)
+            zip(table.types, table.isArray).allSatisfy({ Self.reads($0, isArray: $1, readsData: readsData) })
         else { return nil }
         guard let rules = TypeRules.of(G.self) else {
             checks = []
@@ -143,9 +143,11 @@ extension _VettedFieldTable {
 extension DirectTypeInfo {
     /// Whether the reader reads a field of this type itself (`type`: the wrapped type of an
     /// optional, the element type of an array): exactly the types `JSONDirectReader` has a
-    /// `read`, `readIfPresent` or `readArray` of its own for, and ``JSONDirectReader/otherScalarTypes``.
-    static func reads(_ type: Any.Type, isArray: Bool) -> Bool {
+    /// `read`, `readIfPresent` or `readArray` of its own for, ``JSONDirectReader/otherScalarTypes``,
+    /// and `Data` under the `base64` strategy (`readsData`).
+    static func reads(_ type: Any.Type, isArray: Bool, readsData: Bool) -> Bool {
         if type == String.self || type == Int.self || type == Double.self || type == Bool.self { return true }
+        if type == Data.self { return readsData }
         if JSONDirectReader.otherScalarTypes.contains(where: { $0 == type }) { return true }
         return type is any _VettedRawValueEnum.Type || type is any _VettedDecodable.Type || type is any _VettedUnion.Type
     }
@@ -156,14 +158,16 @@ extension DirectTypeInfo {
     ///
     /// A union a field holds is read here when ``readsUnion(_:keys:)`` and every
     /// payload is a `@Vetted` struct (its payloads are walked too).
-    static func reachable(from roots: [any _VettedDecodable.Type], convertsKeys: Keys = .asWritten) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
+    static func reachable(
+        from roots: [any _VettedDecodable.Type], convertsKeys: Keys = .asWritten, readsData: Bool = true
+    ) -> [(type: ObjectIdentifier, info: DirectTypeInfo)]? {
         var found: [(type: ObjectIdentifier, info: DirectTypeInfo)] = []
         var unionsSeen: Set<ObjectIdentifier> = []
         var pending: [any _VettedDecodable.Type] = roots
         while let next = pending.popLast() {
             let id = ObjectIdentifier(next)
             if found.contains(where: { $0.type == id }) { continue }
-            guard let info = make(next) else { return nil }
+            guard let info = make(next, readsData: readsData) else { return nil }
             found.append((id, info))
             for type in info.table.types {
                 if let nested = type as? any _VettedDecodable.Type {
@@ -182,7 +186,9 @@ extension DirectTypeInfo {
         return found
     }
 
-    private static func make<G: _VettedDecodable>(_ type: G.Type) -> DirectTypeInfo? { DirectTypeInfo(G.self) }
+    private static func make<G: _VettedDecodable>(_ type: G.Type, readsData: Bool) -> DirectTypeInfo? {
+        DirectTypeInfo(G.self, readsData: readsData)
+    }
 
     /// How the decoder's key strategy converts a document's keys.
     enum Keys {

@@ -4,7 +4,7 @@ import VettedDecoding
 
 // Field types with no overload of their own in `_VettedFieldSource` (generated code reads them
 // through its general `read<T: Decodable>`): the other integer widths, `Float`, `URL`, `Decimal`,
-// and arrays of dates. Each is chosen by comparing metatypes (no dynamic cast), read as the tape
+// `Data` (base64 only), and arrays of dates. Each is chosen by comparing metatypes (no dynamic cast), read as the tape
 // path reads it (`TapeDecoder.unwrap`), and a value of another kind or one that does not convert
 // is recorded with the tape path's error (`DirectFailures.swift`). ``DirectTypeInfo/reads(_:isArray:)``
 // lists the same types: a plan reaches a type only if this reader reads it.
@@ -31,6 +31,7 @@ extension JSONDirectReader {
         if T.self == URL.self { return try Self.cast(try url(), to: T.self) }
         if T.self == Decimal.self { return try Self.cast(try decimal(), to: T.self) }
         if T.self == Date.self { return try Self.cast(try date(), to: T.self) }
+        if T.self == Data.self { return try Self.cast(try base64Data(), to: T.self) }
         throw _VettedDirectMiss()
     }
 
@@ -62,6 +63,17 @@ extension JSONDirectReader {
         let text = try string()
         guard let url = URL(string: text) else { throw unconverted(at: start, counted: counted, TapeDecoder.invalidURL) }
         return url
+    }
+
+    /// A `Data` under the `base64` strategy (the plan sends no other here): a string
+    /// `Data(base64Encoded:)` takes, as the tape path reads it.
+    private mutating func base64Data() throws(_VettedDirectMiss) -> Data {
+        _ = peek()
+        let start = reader.scannerState.offset
+        let counted = reader.valueCount
+        let text = try string()
+        guard let data = Data(base64Encoded: text) else { throw unconverted(at: start, counted: counted, TapeDecoder.notBase64) }
+        return data
     }
 
     /// A `Decimal`: a number its literal converts to exactly as the tape path converts it.

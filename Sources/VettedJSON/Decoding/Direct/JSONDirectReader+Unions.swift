@@ -10,7 +10,9 @@ import VettedDecoding
 // read, so that a path inside the payload names the content key (its bytes are the container's
 // second key) and the payload's errors come after the tag in the tape path's order. Its
 // generated body catches nothing, so an error that leaves it open (a payload that recorded its
-// errors, or is not an object) is closed by the caller's ``recover(_:)``.
+// errors, or is not an object) is closed by the caller's ``recover(_:)``. A tag that is not the
+// first member is found before the payload is read, and the reader goes back to the brace
+// (``laterTag(_:)``); members after an adjacently tagged union's content are passed.
 
 extension JSONDirectReader {
     /// Opens a tagged union's object and reads its tag, which must spell one of the union's
@@ -62,8 +64,9 @@ extension JSONDirectReader {
 
     /// An internally tagged union whose tag is not its object's first member
     /// (`{"id": 1, "type": "sold"}`), the reader just past the brace: the object's members are
-    /// skipped to find the tag (with the parser's checks), and the reader goes back to the brace,
-    /// so that the payload reads every member but the tag's (``DirectObject/laterTagKey``).
+    /// passed to find the tag (keys, strings and numbers by their scanners, containers by their
+    /// brackets: ``passContainer()``), and the reader goes back to the brace, so that the payload
+    /// reads every member but the tag's (``DirectObject/laterTagKey``) with every check.
     /// An adjacently tagged union is read this way when its content is the first member and its
     /// tag the second (``DirectContainer/unionStepTagLast``). A member is passed over once more
     /// for each such union it is in: at most the reader's depth (``JSONDirectReader/depthCeiling``,

@@ -343,13 +343,16 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .base64:
             let text = try string(at: current, codingPath)
             guard let data = Data(base64Encoded: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.notBase64))
             }
             return data
         case .custom(let decode):
             return try decode(self)
         }
     }
+
+    /// Foundation's words for a string that is not base64 (both readers' one wording).
+    static let notBase64 = "Encountered Data is not valid Base64."
 
     /// Foundation's words for a number `type` cannot hold (both readers' one wording).
     static func notRepresentable<T>(_ literal: String, in type: T.Type) -> String {
