@@ -57,23 +57,23 @@ extension JSONDirectReader {
 
     /// A `URL`: a string `URL(string:)` takes.
     private mutating func url() throws(_VettedDirectMiss) -> URL {
-        _ = peek()
-        let start = reader.scannerState.offset
-        let counted = reader.valueCount
-        let text = try string()
-        guard let url = URL(string: text) else { throw unconverted(at: start, counted: counted, TapeDecoder.invalidURL) }
-        return url
+        try converted(TapeDecoder.invalidURL) { URL(string: $0) }
     }
 
     /// A `Data` under the `base64` strategy (the plan sends no other here): a string
     /// `Data(base64Encoded:)` takes, as the tape path reads it.
     private mutating func base64Data() throws(_VettedDirectMiss) -> Data {
+        try converted(TapeDecoder.notBase64) { Data(base64Encoded: $0) }
+    }
+
+    /// A string `convert` takes; one it does not is recorded with the tape path's `words`, at the string.
+    private mutating func converted<V>(_ words: String, _ convert: (String) -> V?) throws(_VettedDirectMiss) -> V {
         _ = peek()
         let start = reader.scannerState.offset
         let counted = reader.valueCount
         let text = try string()
-        guard let data = Data(base64Encoded: text) else { throw unconverted(at: start, counted: counted, TapeDecoder.notBase64) }
-        return data
+        guard let value = convert(text) else { throw unconverted(at: start, counted: counted, words) }
+        return value
     }
 
     /// A `Decimal`: a number its literal converts to exactly as the tape path converts it.
