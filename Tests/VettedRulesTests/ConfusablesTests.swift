@@ -74,5 +74,7 @@ import VettedCore
         #expect(declared.count > 20)
         #expect(Set(VettedError.Code.ruleViolations.map(\.rawValue)) == declared.subtracting(declarations))
         #expect(declarations.allSatisfy { VettedError.Code($0).isRuleDeclaration && !VettedError.Code($0).isRuleViolation })
+        // `isRuleDeclaration` compares with the same list one by one: no other code is one.
+        #expect(declared.subtracting(declarations).allSatisfy { !VettedError.Code($0).isRuleDeclaration })
     }
 }

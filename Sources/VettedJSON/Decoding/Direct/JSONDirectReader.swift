@@ -108,6 +108,9 @@ struct JSONDirectReader: _VettedArraySource {
         if case .convertFromSnakeCase = document.keys { snakeCaseKeys = true } else { snakeCaseKeys = false }
         if case .custom = document.keys { customKeys = true } else { customKeys = false }
         convertsKeys = snakeCaseKeys || customKeys
+        // A small body's keys and containers without growing the arrays one reallocation at a time.
+        keyRanges.reserveCapacity(16)
+        containers.reserveCapacity(8)
     }
 
     // MARK: Tokens
