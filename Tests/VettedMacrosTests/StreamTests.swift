@@ -195,19 +195,26 @@ struct StreamOutcome {
         #expect(chunks.pulled == 2)
     }
 
+    /// Cancelled once the first record is read (before: after a 50 ms sleep, which a loaded
+    /// machine could pass before the task read anything).
     @Test func cancellationStopsAStreamThatNeverEnds() async throws {
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        let (read, reported) = AsyncStream<Void>.makeStream()
         continuation.yield(Array("{\"value\":1,\"sensor\":\"a\"}\n{\"val".utf8))
         let task = Task { () -> (Int, (any Error)?) in
             var count = 0
             do {
-                for try await _ in VettedJSONDecoder().elements(of: Reading.self, from: stream, framing: .jsonLines) { count += 1 }
+                for try await _ in VettedJSONDecoder().elements(of: Reading.self, from: stream, framing: .jsonLines) {
+                    count += 1
+                    reported.yield()
+                }
             } catch {
                 return (count, error)
             }
             return (count, nil)
         }
-        try await Task.sleep(for: .milliseconds(50))
+        var reads = read.makeAsyncIterator()
+        _ = await reads.next()
         task.cancel()
         let (count, error) = await task.value
         #expect(count == 1)
