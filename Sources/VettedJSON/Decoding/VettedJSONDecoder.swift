@@ -223,8 +223,25 @@ open class VettedJSONDecoder: @unchecked Sendable {
         case .value(let value): return value
         case .violations(let errors): throw errors
         case .failure(let error): throw error
-        case .miss: break
+        case .miss: return try decodeOnTape(type, from: source, parser: parser, options: options)
         }
+    }
+
+    /// Decodes one record of a stream as ``decode(_:from:parser:options:read:)`` decodes a
+    /// document, under the stream's plan and with its reader's arrays (``DirectBuffers``).
+    func decodeRecord<T: Decodable>(
+        _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, plan: DecodePlan, buffers: inout DirectBuffers
+    ) throws -> T {
+        switch decodeDirectly(type, source: source, parser: parser, options: options, read: .planned, plan: plan, buffers: &buffers) {
+        case .value(let value): return value
+        case .violations(let errors): throw errors
+        case .failure(let error): throw error
+        case .miss: return try decodeOnTape(type, from: source, parser: parser, options: options)
+        }
+    }
+
+    /// Decodes `type` from `source` on the tape: what a miss of the byte reader comes to.
+    private func decodeOnTape<T: Decodable>(_ type: T.Type, from source: SourceText, parser: JSONParser, options: Options) throws -> T {
         // Parse errors become `DecodingError.dataCorrupted`, as in JSONDecoder,
         // with the located ``VettedError`` as `underlyingError`.
         let tape: JSONTape

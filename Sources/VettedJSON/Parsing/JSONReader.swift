@@ -22,7 +22,7 @@ struct JSONReader {
     /// all that is open again (0 for a document; ``JSONPullReader`` reads values inside its own).
     var baseDepth = 0
     /// The document as a tape (tape mode).
-    private(set) var tape = JSONTape(expectedBytes: 0)
+    private(set) var tape = JSONTape()
 
     /// The innermost open container (meaningful while ``depth`` > 0): kept
     /// apart from ``frames`` so that the per-member bookkeeping touches a

@@ -44,6 +44,9 @@ struct JSONTape {
         entries.reserveCapacity(Swift.min(expectedBytes / 16 + 16, 1 << 20))
     }
 
+    /// An empty tape that allocates nothing: the byte reader's, which writes none.
+    init() {}
+
     @inline(__always)
     static func second(_ kind: Kind, flags: Int = 0, payload: Int) -> Int {
         payload << 8 | flags | Int(kind.rawValue)

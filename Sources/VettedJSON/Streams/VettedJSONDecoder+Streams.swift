@@ -126,6 +126,7 @@ public struct VettedElement<T> {
     /// its path under the record's index (`$[17].price`), its offset within the record.
     public let result: Result<T, any Error>
 
+    @inlinable
     public init(index: Int, offset: Int, line: Int, result: Result<T, any Error>) {
         self.index = index
         self.offset = offset
@@ -134,6 +135,7 @@ public struct VettedElement<T> {
     }
 
     /// The value, or the record's error thrown.
+    @inlinable
     public func get() throws -> T { try result.get() }
 }
 
@@ -153,6 +155,10 @@ struct RecordReader<T: Decodable> {
     private let decoder: VettedJSONDecoder
     private let options: VettedJSONDecoder.Options
     private let parser: JSONParser
+    /// Made once for the stream: each record is decoded under the same plan, by a reader
+    /// whose arrays pass from one record to the next.
+    private let plan: DecodePlan
+    private var buffers = DirectBuffers()
     private let onError: VettedJSONDecoder.StreamErrorPolicy
     private var framer: RecordFramer
     private var chunk: SourceText?
@@ -167,6 +173,7 @@ struct RecordReader<T: Decodable> {
         self.decoder = decoder
         self.options = options
         self.parser = VettedJSONDecoder.parser(options)
+        self.plan = decoder.plan(for: T.self, options: options)
         self.onError = onError
         self.framer = RecordFramer(framing: framing, maxRecordBytes: options.limits.maxRecordBytes)
     }
@@ -197,6 +204,7 @@ struct RecordReader<T: Decodable> {
     }
 
     /// The next element from what has been fed, or what is needed to make one.
+    @inline(__always)
     mutating func step() -> Step {
         while !finished {
             let event: RecordFramer.Event?
@@ -218,13 +226,18 @@ struct RecordReader<T: Decodable> {
         return .finished
     }
 
+    @inline(__always)
     private mutating func element(for event: RecordFramer.Event) -> Step {
         let element: VettedElement<T>
         switch event {
         case .record(let bytes, let offset, let line):
-            let result = Result { () throws -> T in
-                try decoder.decode(T.self, from: SourceText(bytes), parser: parser, options: options)
-            }.mapError { RecordErrors.prefixing($0, index: index) }
+            let result: Result<T, any Error>
+            do {
+                result = .success(
+                    try decoder.decodeRecord(T.self, from: SourceText(bytes), parser: parser, options: options, plan: plan, buffers: &buffers))
+            } catch {
+                result = .failure(RecordErrors.prefixing(error, index: index))
+            }
             element = VettedElement(index: index, offset: offset, line: line, result: result)
         case .failure(let error, let offset, let line):
             let prefixed = RecordErrors.prefixing(error, index: index)

@@ -179,24 +179,34 @@ extension VettedJSONDecoder {
     /// The document decoded straight from the bytes by `read`: its value, its rule violations,
     /// or a miss (then the tape path decodes it).
     func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T>) -> DirectOutcome<T> {
+        var buffers = DirectBuffers()
+        return decodeDirectly(
+            type, source: source, parser: parser, options: options, read: read, plan: plan(for: T.self, options: options),
+            buffers: &buffers)
+    }
+
+    /// The document decoded straight from the bytes by `read` under `plan` (made for `T` and
+    /// `options`), with the reader's arrays taken from `buffers` and given back there emptied:
+    /// a stream's records share one plan and one set of arrays.
+    @inline(__always)
+    func decodeDirectly<T>(
+        _ type: T.Type, source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T>, plan: DecodePlan,
+        buffers: inout DirectBuffers
+    ) -> DirectOutcome<T> {
         guard source.count <= parser.limits.maxInputBytes else { return .miss }
-        let plan = plan(for: T.self, options: options)
         let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
         switch plan {
         case .direct(_, _, let reached), .directUnion(_, _, let reached): types = reached
         case .tape: return .miss
         }
-        let document = DecodingDocument(
-            source: source, tape: JSONTape(expectedBytes: 0), options: options, duplicateKeys: parser.options.duplicateKeys)
+        let document = buffers.document ?? DecodingDocument(directReadingUnder: options, duplicateKeys: parser.options.duplicateKeys)
+        document.source = source
         return source.withScanner { scanner -> DirectOutcome<T> in
             document.scanner = scanner
-            defer {
-                document.scanner = nil
-                document.close()
-            }
+            defer { document.scanner = nil }
             var direct = JSONDirectReader(
-                reader: JSONReader(scanner: scanner, source: source, limits: parser.limits, options: parser.options, mode: .validate),
-                document: document, limits: parser.limits, types: types)
+                scanner: scanner, source: source, parser: parser, document: document, types: types, buffers: buffers)
+            defer { buffers = direct.takeBuffers() }
             do {
                 let value = try read.read(&direct, plan)
                 // (Not reached: a value with recorded errors is not made.)

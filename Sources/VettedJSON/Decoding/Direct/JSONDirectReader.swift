@@ -96,8 +96,17 @@ struct JSONDirectReader: _VettedArraySource {
     /// and the generated code's recursion stays shallow.
     static let depthCeiling = StackGuard.uncheckedLevels
 
-    init(reader: JSONReader, document: DecodingDocument, limits: Limits, types: [(type: ObjectIdentifier, info: DirectTypeInfo)]) {
-        self.reader = reader
+    /// A reader of `source` (whose bytes `scanner` reads) by `parser`'s limits and options,
+    /// its parser built in place (a parser is large: a copy costs as much as a short record).
+    init(
+        scanner: ByteScanner, source: SourceText, parser: JSONParser, document: DecodingDocument,
+        types: [(type: ObjectIdentifier, info: DirectTypeInfo)], buffers: DirectBuffers
+    ) {
+        let limits = parser.limits
+        reader = JSONReader(scanner: scanner, source: source, limits: limits, options: parser.options, mode: .validate)
+        keyRanges = buffers.keyRanges
+        containers = buffers.containers
+        outer = buffers.objects
         self.types = types
         self.document = document
         parserMaxDepth = limits.effectiveMaxDepth
@@ -108,9 +117,14 @@ struct JSONDirectReader: _VettedArraySource {
         if case .convertFromSnakeCase = document.keys { snakeCaseKeys = true } else { snakeCaseKeys = false }
         if case .custom = document.keys { customKeys = true } else { customKeys = false }
         convertsKeys = snakeCaseKeys || customKeys
-        // A small body's keys and containers without growing the arrays one reallocation at a time.
-        keyRanges.reserveCapacity(16)
-        containers.reserveCapacity(8)
+    }
+
+    /// The arrays this reader grew, emptied with their capacity kept, for the next record of a stream.
+    mutating func takeBuffers() -> DirectBuffers {
+        keyRanges.removeAll(keepingCapacity: true)
+        containers.removeAll(keepingCapacity: true)
+        outer.removeAll(keepingCapacity: true)
+        return DirectBuffers(keyRanges: keyRanges, containers: containers, objects: outer, document: document)
     }
 
     // MARK: Tokens
@@ -558,5 +572,34 @@ struct JSONDirectReader: _VettedArraySource {
         let id = ObjectIdentifier(type)
         for entry in types where entry.type == id { return entry.info }
         throw _VettedDirectMiss()
+    }
+}
+
+/// The byte reader's working arrays, empty, and its document: made once per call, or once
+/// per stream and handed from one record to the next (the arrays keep their capacity, each
+/// bounded by one record; the document is made on the first record).
+struct DirectBuffers {
+    var keyRanges: [Range<Int>]
+    var containers: [DirectContainer]
+    var objects: [DirectObject]
+    /// The byte reader's document (``DecodingDocument/init(directReadingUnder:duplicateKeys:)``),
+    /// once made: it holds the options of the call or stream, and no record's state.
+    var document: DecodingDocument?
+
+    /// Room for a small body's keys and containers, so that the arrays do not grow one
+    /// reallocation at a time.
+    init() {
+        keyRanges = []
+        containers = []
+        objects = []
+        keyRanges.reserveCapacity(16)
+        containers.reserveCapacity(8)
+    }
+
+    init(keyRanges: [Range<Int>], containers: [DirectContainer], objects: [DirectObject], document: DecodingDocument?) {
+        self.keyRanges = keyRanges
+        self.containers = containers
+        self.objects = objects
+        self.document = document
     }
 }

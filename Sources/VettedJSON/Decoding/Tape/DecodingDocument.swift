@@ -6,7 +6,9 @@ import VettedDecoding
 /// One `decode` call: the input, its tape, the options, the rule violations
 /// found so far, and caches shared by every decoder of the call.
 final class DecodingDocument {
-    let source: SourceText
+    /// The text being decoded. Set anew for each record of a stream, whose records share one
+    /// document for the byte reader (``init(directReadingUnder:duplicateKeys:)``).
+    var source: SourceText
     /// The input, while ``VettedJSONDecoder`` decodes inside `SourceText.withScanner`;
     /// `nil` (every read empty) before and after, so no decoder that outlived
     /// the call could read freed bytes.
@@ -68,6 +70,25 @@ final class DecodingDocument {
         if locatesInSource {
             engine.locate = { codingPath in self.location(of: codingPath) }
         }
+    }
+
+    /// A document for the byte reader alone, which reads no tape and locates what it finds
+    /// itself: its engine locates nothing (so no cycle forms, and there is nothing to close),
+    /// and a stream's records share it, each setting ``source``. Its stack guard goes unused:
+    /// the byte reader bounds its own depth (``JSONDirectReader/depthCeiling``), and a miss
+    /// goes to the tape with a document of its own.
+    init(directReadingUnder decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
+        stack = decoder.shared.makeStackGuard()
+        locatesInSource = true
+        source = SourceText([])
+        tape = []
+        date = decoder.dateDecodingStrategy
+        data = decoder.dataDecodingStrategy
+        keys = decoder.keyDecodingStrategy
+        floats = decoder.nonConformingFloatDecodingStrategy
+        sendableUserInfo = decoder.shared.userInfo
+        engine = decoder.shared.makeEngine()
+        self.duplicateKeys = duplicateKeys
     }
 
     /// Ends the call this document served: its engine no longer locates errors on it,
