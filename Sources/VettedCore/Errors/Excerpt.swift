@@ -68,13 +68,22 @@ public struct Excerpt: Sendable, Hashable, CustomStringConvertible {
     /// Whether every byte of `string` is printable ASCII that needs no escape (no backslash, nor
     /// a quote when `quotes`): then it escapes to itself, here and in JSON.
     package static func isPlain(_ string: String, quotes: Bool) -> Bool {
-        let bytes = string.utf8.span
-        for index in bytes.indices where !isPlain(bytes[index], quotes: quotes) { return false }
+        isPlain(string.utf8.span, quotes: quotes)
+    }
+
+    /// Whether every byte of `bytes` is printable ASCII that needs no escape (see ``isPlain(_:quotes:)-(String,_)``).
+    package static func isPlain(_ bytes: Span<UInt8>, quotes: Bool) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard isPlain(bytes[index], quotes: quotes) else { return false }
+            index &+= 1
+        }
         return true
     }
 
-    @inline(__always)
-    static func isPlain(_ byte: UInt8, quotes: Bool) -> Bool {
+    @inlinable @inline(__always)
+    package static func isPlain(_ byte: UInt8, quotes: Bool) -> Bool {
         (0x20...0x7E).contains(byte) && byte != 0x5C && !(quotes && byte == 0x22)
     }
 

@@ -133,10 +133,11 @@ public struct JSONWriter: Sendable {
 
     /// `string` as a JSON string literal, quotes included, appended to `output`.
     package static func writeString(_ string: String, into output: inout [UInt8]) {
+        let utf8 = string.utf8
         output.append(UInt8(ascii: "\""))
         // Most strings are printable ASCII with nothing to escape: copied as they are.
-        if Excerpt.isPlain(string, quotes: true) {
-            output.append(contentsOf: string.utf8)
+        if Excerpt.isPlain(utf8.span, quotes: true) {
+            output.append(contentsOf: utf8)
             output.append(UInt8(ascii: "\""))
             return
         }
@@ -145,30 +146,61 @@ public struct JSONWriter: Sendable {
             output.append(UInt8(ascii: "\\"))
             output.append(letter)
         }
-        for scalar in string.unicodeScalars {
-            let value = scalar.value
-            switch value {
-            case 0x22: escape(UInt8(ascii: "\""))
-            case 0x5C: escape(UInt8(ascii: "\\"))
-            case 0x0A: escape(UInt8(ascii: "n"))
-            case 0x0D: escape(UInt8(ascii: "r"))
-            case 0x09: escape(UInt8(ascii: "t"))
-            case 0x08: escape(UInt8(ascii: "b"))
-            case 0x0C: escape(UInt8(ascii: "f"))
-            case 0x20..<0x7F: output.append(UInt8(truncatingIfNeeded: value))
-            case 0x2028, 0x2029: writeEscape(value, into: &output)  // for JavaScript
-            default:
-                // Controls (C0, DEL, C1), bidirectional controls, invisible format characters
-                // and noncharacters are escaped: printed JSON cannot act on a terminal or hide
-                // text (joiners stay, for emoji sequences).
-                if value < 0x20 || unsafeDisplayCode(scalar, [.tab, .newlines, .joiners]) != nil {
-                    writeEscape(value, into: &output)
-                } else {
-                    UTF8Sequence.append(value, to: &output)
-                }
+        // Runs of bytes that stay as they are are copied whole; only what is escaped is written
+        // on its own. `kept` is where the run not yet copied starts.
+        let bytes = utf8.span
+        var kept = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if Excerpt.isPlain(byte, quotes: true) {
+                index &+= 1
+                continue
             }
+            let scalar: Unicode.Scalar
+            let width: Int
+            if byte < 0x80 {
+                scalar = Unicode.Scalar(byte)
+                width = 1
+            } else {
+                // A string's UTF-8 is valid: the scalar that starts here, found in constant time.
+                scalar = string.unicodeScalars[utf8.index(utf8.startIndex, offsetBy: index)]
+                width = UTF8.width(scalar)
+            }
+            let value = scalar.value
+            let letter: UInt8? =
+                switch value {
+                case 0x22: UInt8(ascii: "\"")
+                case 0x5C: UInt8(ascii: "\\")
+                case 0x0A: UInt8(ascii: "n")
+                case 0x0D: UInt8(ascii: "r")
+                case 0x09: UInt8(ascii: "t")
+                case 0x08: UInt8(ascii: "b")
+                case 0x0C: UInt8(ascii: "f")
+                default: nil
+                }
+            // Controls (C0, DEL, C1), bidirectional controls, invisible format characters and
+            // noncharacters are escaped: printed JSON cannot act on a terminal or hide text
+            // (joiners stay, for emoji sequences); so are U+2028 and U+2029, for JavaScript.
+            let escaped = letter != nil || value < 0x20 || value == 0x2028 || value == 0x2029
+                || unsafeDisplayCode(scalar, [.tab, .newlines, .joiners]) != nil
+            guard escaped else {
+                index &+= width
+                continue
+            }
+            if kept < index { output.append(addingCapacity: index - kept) { copy(utf8, kept..<index, to: &$0) } }
+            if let letter { escape(letter) } else { writeEscape(value, into: &output) }
+            index &+= width
+            kept = index
         }
+        if kept < bytes.count { output.append(addingCapacity: bytes.count - kept) { copy(utf8, kept..<bytes.count, to: &$0) } }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The bytes of `utf8` in `range`, appended to `written` (which has room for them).
+    private static func copy(_ utf8: String.UTF8View, _ range: Range<Int>, to written: inout OutputSpan<UInt8>) {
+        let bytes = utf8.span
+        for index in range { written.append(bytes[index]) }
     }
 
     /// `\uXXXX`, or a surrogate pair of them above U+FFFF.
