@@ -161,26 +161,30 @@ public struct URLPolicy: Sendable, Hashable {
         guard colon + 2 < count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
             return Verdict(violation: RuleViolation(.invalidURL, "not a URL: no '//' authority", value: text))
         }
+        // One pass over the authority: where it ends, where its host starts (after the last
+        // '@'), and the last ':' after that (a port's).
         let authorityStart = colon + 3
         var authorityEnd = authorityStart
-        while authorityEnd < count, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?"),
-            bytes[authorityEnd] != UInt8(ascii: "#")
-        {
-            authorityEnd += 1
-        }
         var hostStart = authorityStart
-        for index in authorityStart..<authorityEnd where bytes[index] == UInt8(ascii: "@") {
-            guard allowsUserInfo else {
-                return Verdict(violation: RuleViolation(.userInfoNotAllowed, "URL must not contain user information ('@' before the host)", value: text))
+        var portColon = -1
+        while authorityEnd < count {
+            let byte = bytes[authorityEnd]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") {
+                guard allowsUserInfo else {
+                    return Verdict(violation: RuleViolation(.userInfoNotAllowed, "URL must not contain user information ('@' before the host)", value: text))
+                }
+                hostStart = authorityEnd + 1
+                portColon = -1
+            } else if byte == UInt8(ascii: ":") {
+                portColon = authorityEnd
             }
-            hostStart = index + 1
+            authorityEnd += 1
         }
         if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
             return Verdict(violation: allowsIPHosts ? nil : RuleViolation(.ipHostNotAllowed, "host must be a name, not an IP address", value: text))
         }
         var hostEnd = authorityEnd
-        var portColon = -1
-        for index in hostStart..<authorityEnd where bytes[index] == UInt8(ascii: ":") { portColon = index }
         if portColon >= 0 {
             let digits = authorityEnd - portColon - 1
             var number = 0
