@@ -126,8 +126,8 @@ public struct VettedElement<T> {
     /// its path under the record's index (`$[17].price`), its offset within the record.
     public let result: Result<T, any Error>
 
-    @inlinable
-    public init(index: Int, offset: Int, line: Int, result: Result<T, any Error>) {
+    @inlinable @inline(__always)
+    public init(index: Int, offset: Int, line: Int, result: consuming Result<T, any Error>) {
         self.index = index
         self.offset = offset
         self.line = line
@@ -221,24 +221,23 @@ struct RecordReader<T: Decodable> {
                 return .needInput
             }
             guard let event else { continue }
-            return element(for: event)
+            return element(for: consume event)
         }
         return .finished
     }
 
     @inline(__always)
-    private mutating func element(for event: RecordFramer.Event) -> Step {
+    private mutating func element(for event: consuming RecordFramer.Event) -> Step {
         let element: VettedElement<T>
-        switch event {
+        switch consume event {
         case .record(let bytes, let offset, let line):
-            let result: Result<T, any Error>
             do {
-                result = .success(
-                    try decoder.decodeRecord(T.self, from: SourceText(bytes), parser: parser, options: options, plan: plan, buffers: &buffers))
+                let value = try decoder.decodeRecord(
+                    T.self, from: SourceText(bytes), parser: parser, options: options, plan: plan, buffers: &buffers)
+                element = VettedElement(index: index, offset: offset, line: line, result: .success(value))
             } catch {
-                result = .failure(RecordErrors.prefixing(error, index: index))
+                element = VettedElement(index: index, offset: offset, line: line, result: .failure(RecordErrors.prefixing(error, index: index)))
             }
-            element = VettedElement(index: index, offset: offset, line: line, result: result)
         case .failure(let error, let offset, let line):
             let prefixed = RecordErrors.prefixing(error, index: index)
             element = VettedElement(index: index, offset: offset, line: line, result: .failure(Self.corrupted(prefixed)))
