@@ -219,12 +219,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
     func decode<T: Decodable>(
         _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T> = .planned
     ) throws -> T {
-        switch decodeDirectly(type, source: source, parser: parser, options: options, read: read) {
-        case .value(let value): return value
-        case .violations(let errors): throw errors
-        case .failure(let error): throw error
-        case .miss: return try decodeOnTape(type, from: source, parser: parser, options: options)
-        }
+        try answer(decodeDirectly(type, source: source, parser: parser, options: options, read: read), source: source, parser: parser, options: options)
     }
 
     /// Decodes one record of a stream as ``decode(_:from:parser:options:read:)`` decodes a
@@ -232,11 +227,20 @@ open class VettedJSONDecoder: @unchecked Sendable {
     func decodeRecord<T: Decodable>(
         _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, plan: DecodePlan, buffers: inout DirectBuffers
     ) throws -> T {
-        switch decodeDirectly(type, source: source, parser: parser, options: options, read: .planned, plan: plan, buffers: &buffers) {
+        try answer(
+            decodeDirectly(type, source: source, parser: parser, options: options, read: .planned, plan: plan, buffers: &buffers),
+            source: source, parser: parser, options: options)
+    }
+
+    /// What the byte reader found, as the call answers it: the value, its errors, or (on a
+    /// miss) what the tape path gives for `source`.
+    @inline(__always)
+    private func answer<T: Decodable>(_ outcome: DirectOutcome<T>, source: SourceText, parser: JSONParser, options: Options) throws -> T {
+        switch outcome {
         case .value(let value): return value
         case .violations(let errors): throw errors
         case .failure(let error): throw error
-        case .miss: return try decodeOnTape(type, from: source, parser: parser, options: options)
+        case .miss: return try decodeOnTape(T.self, from: source, parser: parser, options: options)
         }
     }
 

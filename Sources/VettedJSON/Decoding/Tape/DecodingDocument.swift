@@ -51,7 +51,7 @@ final class DecodingDocument {
 
     init(
         source: SourceText, tape: JSONTape, options decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy,
-        locatesInSource: Bool = true
+        locatesInSource: Bool = true, enginesLocate: Bool = true
     ) {
         stack = decoder.shared.makeStackGuard()
         self.locatesInSource = locatesInSource
@@ -67,7 +67,7 @@ final class DecodingDocument {
         // Structural errors are located on the tape. The closure holds the document, which
         // owns the engine: the call that made the document breaks that cycle when it ends
         // (``close()``). A weak reference would cost a side table per call, per record of a stream.
-        if locatesInSource {
+        if locatesInSource, enginesLocate {
             engine.locate = { codingPath in self.location(of: codingPath) }
         }
     }
@@ -77,18 +77,8 @@ final class DecodingDocument {
     /// and a stream's records share it, each setting ``source``. Its stack guard goes unused:
     /// the byte reader bounds its own depth (``JSONDirectReader/depthCeiling``), and a miss
     /// goes to the tape with a document of its own.
-    init(directReadingUnder decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
-        stack = decoder.shared.makeStackGuard()
-        locatesInSource = true
-        source = SourceText([])
-        tape = []
-        date = decoder.dateDecodingStrategy
-        data = decoder.dataDecodingStrategy
-        keys = decoder.keyDecodingStrategy
-        floats = decoder.nonConformingFloatDecodingStrategy
-        sendableUserInfo = decoder.shared.userInfo
-        engine = decoder.shared.makeEngine()
-        self.duplicateKeys = duplicateKeys
+    convenience init(directReadingUnder decoder: VettedJSONDecoder.Options, duplicateKeys: JSONParser.DuplicateKeyPolicy) {
+        self.init(source: SourceText([]), tape: JSONTape(), options: decoder, duplicateKeys: duplicateKeys, enginesLocate: false)
     }
 
     /// Ends the call this document served: its engine no longer locates errors on it,
