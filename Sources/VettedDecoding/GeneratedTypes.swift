@@ -164,10 +164,7 @@ public final class _VettedFieldTable: Sendable {
     /// second, naming both (located by the decoder from `codingPath`).
     package func duplicateSpelling(_ first: String, _ second: String, codingPath: [any CodingKey]) -> DecodingError {
         let path = codingPath + [CodingKeys(stringValue: second)]
-        let error = VettedError(
-            code: .duplicateKey, path: DocumentPath(codingPath: path),
-            message: "keys \"\(Excerpt.escape(first))\" and \"\(Excerpt.escape(second))\" both spell one field")
-        return DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+        return DecodingError.vetted(.duplicateKey, at: path, DecodingTexts.bothSpellOneField(first, second))
     }
 }
 
@@ -265,14 +262,11 @@ public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, _VettedFieldSpelling
         guard let chosen else {
             // Callers pass only fields found by two spellings or more: never reached.
             let error = VettedError(code: .internalInvariantViolated, message: "a duplicate spelling was reported without two spellings")
-            return DecodingError.dataCorrupted(.init(codingPath: container.codingPath, debugDescription: error.message, underlyingError: error))
+            return DecodingError.carrying(error, at: container.codingPath)
         }
         let (first, second) = (chosen.first.stringValue, chosen.second)
         let path = container.codingPath + [second]
-        let error = VettedError(
-            code: .duplicateKey, path: DocumentPath(codingPath: path),
-            message: "keys \"\(Excerpt.escape(first))\" and \"\(Excerpt.escape(second.stringValue))\" both spell one field")
-        return DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+        return DecodingError.vetted(.duplicateKey, at: path, DecodingTexts.bothSpellOneField(first, second.stringValue))
     }
 
     /// A `@Default` standing in for an absent `key` of `Owner`: the key's rules run on it
@@ -300,8 +294,6 @@ public struct _VettedKey: CodingKey, _VettedProbeAbsentKey, _VettedFieldSpelling
     ///
     /// - Throws: always, `DecodingError.keyNotFound`.
     public static func missing<T>(_ name: String, in container: KeyedDecodingContainer<_VettedKey>) throws -> T {
-        let key = _VettedKey(name)
-        throw DecodingError.keyNotFound(
-            key, .init(codingPath: container.codingPath, debugDescription: "No value associated with key \(key) (\"\(name)\")."))
+        throw DecodingError.absentKey(_VettedKey(name), at: container.codingPath, name: name)
     }
 }

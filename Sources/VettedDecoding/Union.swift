@@ -84,9 +84,7 @@ public final class _VettedUnionTable: Sendable {
         // The declaration probe holds every key with stand-in values: it walks the first case.
         if let probe = DeclarationProbeKey.key, decoder.userInfo[probe] != nil { return 0 }
         guard container.contains(tagKey) else {
-            let error = VettedError(
-                code: .missingTag, path: DocumentPath(codingPath: container.codingPath), message: "no tag \"\(Excerpt.escape(tag, quotes: false))\" in the object")
-            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath, debugDescription: error.message, underlyingError: error))
+            throw DecodingError.vetted(.missingTag, at: container.codingPath, "no tag \"\(Excerpt.escape(tag, quotes: false))\" in the object")
         }
         let name = try container.decode(String.self, forKey: tagKey)
         if let position = caseIndex(ofTag: name) { return position }
@@ -98,10 +96,8 @@ public final class _VettedUnionTable: Sendable {
     package func unknownTag(_ name: String, codingPath: [any CodingKey]) -> DecodingError {
         var known = tags.prefix(10).map { "\"" + Excerpt.escape($0, maximumBytes: 40, quotes: false) + "\"" }.joined(separator: ", ")
         if tags.count > 10 { known += ", … (\(tags.count) in all)" }
-        let error = VettedError(
-            code: .unknownTag, path: DocumentPath(codingPath: codingPath),
-            message: "unknown tag \"\(Excerpt.escape(name, maximumBytes: 40, quotes: false))\"; known tags: \(known)")
-        return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+        return DecodingError.vetted(
+            .unknownTag, at: codingPath, "unknown tag \"\(Excerpt.escape(name, maximumBytes: 40, quotes: false))\"; known tags: \(known)")
     }
 
     /// The payload of a case: the same object's members (internally tagged), or the content member's value.

@@ -71,7 +71,7 @@ struct PlistCommand: ParsableCommand {
     /// The JSON form of a property list (iterative: no depth can overflow the stack).
     static func json(_ root: PlistValue) -> JSONValue {
         let json = root.folded(
-            entries: { dictionary in dictionary.entries },
+            entries: { dictionary in dictionary },
             leaf: { value -> JSONValue in
                 switch value {
                 case .bool(let flag): return .bool(flag)

@@ -81,7 +81,7 @@ extension ArchivedValue {
         let archived: ArchivedValue?
         do throws(HoldsUID) {
             archived = try plist.folded(
-                entries: { dictionary throws(HoldsUID) in dictionary.entries },
+                entries: { dictionary throws(HoldsUID) in dictionary },
                 leaf: { value throws(HoldsUID) -> ArchivedValue in
                     switch value {
                     case .string(let string): return .string(string)

@@ -275,8 +275,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
     /// A parse error as the decoder throws it: `DecodingError.dataCorrupted`, as in JSONDecoder,
     /// with the located ``VettedError`` as `underlyingError`.
     static func notJSON(_ error: VettedError) -> DecodingError {
-        DecodingError.dataCorrupted(
-            .init(codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
+        DecodingError.notADocument(error, in: .json)
     }
 
     static func parser(_ options: Options) -> JSONParser {

@@ -268,15 +268,13 @@ struct RecordReader<T: Decodable> {
     /// A framing error as `decode` reports a parse error: `DecodingError.dataCorrupted`
     /// with the located `VettedError` as its underlying error.
     private static func corrupted(_ error: VettedError) -> DecodingError {
-        DecodingError.dataCorrupted(
-            .init(
-                codingPath: error.path.components.map { component in
-                    switch component {
-                    case .index(let index): PathKey(intValue: index)
-                    case .key(let key): PathKey(stringValue: key)
-                    }
-                },
-                debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
+        let codingPath: [any CodingKey] = error.path.components.map { component in
+            switch component {
+            case .index(let index): PathKey(intValue: index)
+            case .key(let key): PathKey(stringValue: key)
+            }
+        }
+        return DecodingError.notADocument(error, in: .json, at: codingPath)
     }
 }
 

@@ -62,9 +62,9 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
             }
             found = (spelling, position)
         }
-        guard let found, lookup.entries.indices.contains(found.position) else { return nil }
+        guard let found, lookup.values.indices.contains(found.position) else { return nil }
         if spelled.indices.contains(field) { spelled[field] = CodingKeys(stringValue: table.spellings[found.spelling]) }
-        return lookup.entries[found.position].value
+        return lookup.values[found.position]
     }
 
     /// Before any field is read: no field is present by two spellings. As every decoder
@@ -95,9 +95,7 @@ struct PlistFieldSource: _VettedDeclarationOrderSource {
 
     @inline(never)
     func missingKey(_ field: Int) -> any Error {
-        let key = key(field)
-        return DecodingError.keyNotFound(
-            key, .init(codingPath: decoder.codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        DecodingError.absentKey(key(field), at: decoder.codingPath)
     }
 
     /// The member of `field` unless it is absent or null: `decodeIfPresent` gives `nil` then, unchecked.
@@ -213,30 +211,32 @@ struct PlistEntryLookup {
         self.dictionary = dictionary
     }
 
-    var entries: [PlistDictionary.Entry] { dictionary.entries }
+    var keys: [String] { dictionary.keys }
+    var values: [PlistValue] { dictionary.values }
 
     /// The value of `name`, or `nil`.
     mutating func find(_ name: String) -> PlistValue? {
         guard let position = position(of: name) else { return nil }
-        return dictionary.entries[position].value
+        let values = dictionary.values
+        return values.indices.contains(position) ? values[position] : nil
     }
 
     /// Where the entry of `name` is, or `nil`: Vetted's one key lookup, its index the dictionary's own.
     @inline(__always)
     mutating func position(of name: String) -> Int? {
-        let entries = dictionary.entries
+        let keys = dictionary.keys
         // The lookup's first step, before any closure is made: fields asked for in written order.
-        if entries.indices.contains(next), entries[next].key == name {
+        if keys.indices.contains(next), keys[next] == name {
             next += 1
             return next - 1
         }
         let found: Int?
-        switch SmallKeyTable.find(first: 0, end: entries.count, start: next, next: { $0 + 1 }, matches: { entries[$0].key == name }) {
+        switch SmallKeyTable.find(first: 0, end: keys.count, start: next, next: { $0 + 1 }, matches: { keys[$0] == name }) {
         case .found(let position): found = position
         case .absent: found = nil
         case .tooLarge: found = dictionary.position(of: name)
         }
-        guard let found, entries.indices.contains(found) else { return nil }
+        guard let found, keys.indices.contains(found) else { return nil }
         next = found + 1
         return found
     }

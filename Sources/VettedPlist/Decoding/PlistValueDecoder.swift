@@ -175,9 +175,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
     }
 
     func tooDeep() -> DecodingError {
-        let error = VettedError(
-            code: .depthLimitExceeded, path: DocumentPath(codingPath: codingPath), message: "the model nests " + context.stack.exceededMessage)
-        return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+        DecodingError.vetted(.depthLimitExceeded, at: codingPath, DecodingTexts.nestsTooDeep(context.stack.exceededMessage))
     }
 
     // MARK: Scalars (shared by the containers)
@@ -213,8 +211,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         default: throw mismatch(I.self, value, codingPath())
         }
         guard let exact else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath(), debugDescription: "Property list number <\(describe(value))> does not fit in \(I.self)."))
+            throw DecodingError.corrupted(DecodingTexts.doesNotFit(describe(value), in: I.self), at: codingPath())
         }
         return exact
     }
@@ -232,8 +229,7 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
         let double = try double(value, codingPath())
         if format == .xml || !double.isFinite { return Float(double) }
         guard let float = Float(exactly: double) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath(), debugDescription: "Property list number <\(double)> does not fit in Float."))
+            throw DecodingError.corrupted(DecodingTexts.doesNotFit("\(double)", in: Float.self), at: codingPath())
         }
         return float
     }
@@ -263,11 +259,8 @@ final class PlistValueDecoder: Decoder, SingleValueDecodingContainer, RuleEngine
 
     /// Foundation's type mismatch; `$null` where a value is required is `valueNotFound`.
     static func mismatch(_ type: Any.Type, expected: String? = nil, _ value: PlistValue, _ codingPath: [any CodingKey]) -> DecodingError {
-        if isNull(value) {
-            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Expected \(type) value but found null instead."))
-        }
-        return .typeMismatch(
-            type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(expected ?? "\(type)") but found \(kind(of: value)) instead."))
+        if isNull(value) { return .null(type, at: codingPath, in: .propertyList) }
+        return .mismatch(type, expected: expected, found: kind(of: value), at: codingPath)
     }
 
     func mismatch(_ type: Any.Type, expected: String? = nil, _ value: PlistValue, _ codingPath: [any CodingKey]) -> DecodingError {
@@ -412,7 +405,7 @@ final class PlistKeyedReader {
     /// Keys in order.
     var keyNames: [String] {
         if let active, active.isTracking { decoder.context.engine.readAllKeys(in: active) }
-        return lookup.entries.map(\.key)
+        return lookup.keys
     }
 
     /// The value of `name`, or `nil`. Every lookup of a key comes here, so the
@@ -424,8 +417,7 @@ final class PlistKeyedReader {
 
     private func member(_ key: any CodingKey) throws -> PlistValue {
         guard let value = find(key.stringValue) else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+            throw DecodingError.absentKey(key, at: codingPath)
         }
         return value
     }
@@ -453,8 +445,7 @@ final class PlistKeyedReader {
 
     func nested(_ key: any CodingKey, what: String) throws -> PlistValue {
         guard let value = find(key.stringValue) else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "Cannot get \(what) -- no value found for key \(key) (\"\(key.stringValue)\")"))
+            throw DecodingError.absentContainer(what, forKey: key, at: codingPath)
         }
         return value
     }
@@ -530,7 +521,7 @@ struct PlistUnkeyedContainer: UnkeyedDecodingContainer {
 
     private func current(_ type: Any.Type) throws -> PlistValue {
         guard elements.indices.contains(currentIndex) else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: indexPath, debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.unkeyedAtEnd(type, at: indexPath)
         }
         return elements[currentIndex]
     }

@@ -207,7 +207,6 @@ open class VettedPropertyListDecoder: @unchecked Sendable {
 
     /// As PropertyListDecoder: unreadable input is `dataCorrupted`, here with the located error underneath.
     private static func unreadable(_ error: VettedError) -> DecodingError {
-        DecodingError.dataCorrupted(
-            .init(codingPath: [], debugDescription: "The given data was not a valid property list. \(error)", underlyingError: error))
+        DecodingError.notADocument(error, in: .propertyList)
     }
 }

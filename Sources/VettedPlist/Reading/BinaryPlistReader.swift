@@ -386,15 +386,9 @@ struct BinaryPlistReader {
             onPath[top.object] = false
             if top.isDictionary {
                 // Entries straight from the pending keys and values: no array of the values alone.
-                var entries: [PlistDictionary.Entry] = []
-                entries.reserveCapacity(top.count)
-                for (key, element) in zip(keys[top.keyBase...], values[top.valueBase...]) {
-                    entries.append(PlistDictionary.Entry(key: key, value: element))
-                }
-                values.removeSubrange(top.valueBase...)
-                keys.removeSubrange(top.keyBase...)
-                do throws(PlistDictionary.Repeat) {
-                    entries = try PlistDictionary.applying(duplicateKeys, to: entries)
+                var members = OrderedMembers(keys: keys.takeSuffix(from: top.keyBase), values: values.takeSuffix(from: top.valueBase))
+                do throws(RepeatedKey) {
+                    members = try members.applying(duplicateKeys)
                 } catch {
                     // At the repeated key's object, with the path of the dictionary's member. Only the
                     // error's location: both references were read (and checked) when the keys were,
@@ -405,7 +399,7 @@ struct BinaryPlistReader {
                         .duplicateKey, at: keyOffset, "key \"\(Excerpt.escape(error.key))\" appears twice in one dictionary",
                         path: DocumentPath(currentPath().components + [.key(error.key)]), related: firstOffset)
                 }
-                values.append(.dictionary(PlistDictionary(entries)))
+                values.append(.dictionary(PlistDictionary(members)))
             } else {
                 let elements = values.takeSuffix(from: top.valueBase)
                 values.append(.array(elements))

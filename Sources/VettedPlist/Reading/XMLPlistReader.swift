@@ -311,11 +311,10 @@ struct XMLPlistReader {
             let elements = values.takeSuffix(from: valueBase)
             values.append(.array(elements))
         case .dictionary(let valueBase, let keyBase, _):
-            var entries = zip(keys[keyBase...], values[valueBase...]).map { PlistDictionary.Entry(key: $0, value: $1) }
+            var members = OrderedMembers(keys: Array(keys[keyBase...]), values: values.takeSuffix(from: valueBase))
             keys.removeSubrange(keyBase...)
-            values.removeSubrange(valueBase...)
-            do throws(PlistDictionary.Repeat) {
-                entries = try PlistDictionary.applying(duplicateKeys, to: entries)
+            do throws(RepeatedKey) {
+                members = try members.applying(duplicateKeys)
             } catch {
                 // Keys' offsets are not kept: reported at the dictionary's <dict>, with the key's path.
                 throw self.error(
@@ -323,12 +322,12 @@ struct XMLPlistReader {
                     path: DocumentPath(path().components + [.key(error.key)]))
             }
             // {"CF$UID": n} is how XML writes a keyed archive's UID.
-            if entries.count == 1, entries[0].key == "CF$UID", case .integer(let integer) = entries[0].value,
+            if members.count == 1, members.keys[0] == "CF$UID", case .integer(let integer) = members.values[0],
                 let value = integer.int64Value, value >= 0
             {
                 values.append(.uid(UInt64(value)))
             } else {
-                values.append(.dictionary(PlistDictionary(entries)))
+                values.append(.dictionary(PlistDictionary(members)))
             }
         }
     }

@@ -28,7 +28,7 @@ extension PlistValue {
                     let index = frame.next - 1
                     switch frame.value {
                     case .array: return .index(index)
-                    case .dictionary(let dictionary) where dictionary.entries.indices.contains(index): return .key(dictionary.entries[index].key)
+                    case .dictionary(let dictionary) where dictionary.keys.indices.contains(index): return .key(dictionary.keys[index])
                     default: return nil
                     }
                 })
@@ -41,7 +41,7 @@ extension PlistValue {
             case .array: break
             case .dictionary(let dictionary):
                 do throws(PlistDictionary.Repeat) {
-                    repeats = try PlistDictionary.applying(policy, to: dictionary.entries).count != dictionary.entries.count
+                    repeats = try dictionary.applying(policy).count != dictionary.count
                 } catch {
                     throw VettedError(
                         code: .duplicateKey, path: path().appending(.key(error.key)),
@@ -62,7 +62,7 @@ extension PlistValue {
             let child: PlistValue?
             switch frames[last].value {
             case .array(let elements): child = elements.indices.contains(position) ? elements[position] : nil
-            case .dictionary(let dictionary): child = dictionary.entries.indices.contains(position) ? dictionary.entries[position].value : nil
+            case .dictionary(let dictionary): child = dictionary.values.indices.contains(position) ? dictionary.values[position] : nil
             default: child = nil
             }
             guard let child else {
@@ -91,9 +91,9 @@ extension PlistValue {
     /// the fold's bookkeeping broke (a bug in Vetted, never a value kept unchanged).
     private func keepingOneOfEachKey(_ policy: DuplicateKeyPolicy) throws(PlistDictionary.Repeat) -> PlistValue? {
         try folded(
-            entries: { dictionary throws(PlistDictionary.Repeat) in try PlistDictionary.applying(policy, to: dictionary.entries) },
+            entries: { dictionary throws(PlistDictionary.Repeat) in try dictionary.applying(policy) },
             leaf: { scalar throws(PlistDictionary.Repeat) in scalar.value }, array: { elements throws(PlistDictionary.Repeat) in .array(elements) },
-            dictionary: { keys, values throws(PlistDictionary.Repeat) in .dictionary(PlistDictionary(zip(keys, values).map { PlistDictionary.Entry(key: $0, value: $1) })) }
+            dictionary: { keys, values throws(PlistDictionary.Repeat) in .dictionary(PlistDictionary(OrderedMembers(keys: keys, values: values))) }
         )
     }
 }

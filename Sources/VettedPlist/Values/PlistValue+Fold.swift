@@ -15,7 +15,7 @@ extension PlistValue {
     /// - Returns: The folded value; `nil` only if the walk's own bookkeeping broke (never).
     /// - Throws: What the closures throw.
     package func folded<Result, Failure: Error>(
-        entries: (PlistDictionary) throws(Failure) -> [PlistDictionary.Entry],
+        entries: (PlistDictionary) throws(Failure) -> PlistDictionary,
         leaf: (PlistScalar) throws(Failure) -> Result,
         array: ([Result]) throws(Failure) -> Result,
         dictionary: ([String], [Result]) throws(Failure) -> Result
@@ -29,8 +29,8 @@ extension PlistValue {
                 steps.append(contentsOf: elements.reversed().map(FoldStep.visit))
             case .visit(.dictionary(let dictionary)):
                 let kept = try entries(dictionary)
-                steps.append(.dictionary(kept.map(\.key)))
-                steps.append(contentsOf: kept.reversed().map { FoldStep.visit($0.value) })
+                steps.append(.dictionary(kept.keys))
+                steps.append(contentsOf: kept.values.reversed().map(FoldStep.visit))
             case .visit(.string(let string)): built.append(try leaf(.string(string)))
             case .visit(.data(let data)): built.append(try leaf(.data(data)))
             case .visit(.date(let date)): built.append(try leaf(.date(date)))

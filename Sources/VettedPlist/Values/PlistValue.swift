@@ -68,108 +68,52 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
         }
     }
 
-    public private(set) var entries: [Entry]
-    /// Each key's first position, for dictionaries over ``smallDictionary`` entries:
-    /// built on the first lookup, replaced on every change (copies share it until then).
-    private var lookup: FirstPositions?
+    /// The entries: Vetted's one ordered map (``OrderedMembers``).
+    package private(set) var members: OrderedMembers<PlistValue>
 
     public init(_ entries: [Entry] = []) {
-        self.entries = entries
-        lookup = Self.index(for: entries.count)
+        members = OrderedMembers(keys: entries.map(\.key), values: entries.map(\.value))
     }
     public init(dictionaryLiteral elements: (String, PlistValue)...) {
-        entries = elements.map { Entry(key: $0.0, value: $0.1) }
-        lookup = Self.index(for: entries.count)
+        members = OrderedMembers(keys: elements.map(\.0), values: elements.map(\.1))
+    }
+    /// The members as they are (a reader's, its duplicate-key policy applied).
+    package init(_ members: OrderedMembers<PlistValue>) {
+        self.members = members
     }
 
-    private static func index(for count: Int) -> FirstPositions? { count > smallDictionary ? FirstPositions() : nil }
+    /// The entries, in written order.
+    public var entries: [Entry] { zip(members.keys, members.values).map { Entry(key: $0, value: $1) } }
 
     /// The position of the first entry named `key`.
-    func position(of key: String) -> Int? {
-        if let lookup { return lookup.position(of: key, in: entries.lazy.map(\.key)) }
-        return entries.firstIndex { $0.key == key }
-    }
+    func position(of key: String) -> Int? { members.position(of: key) }
 
-    public var startIndex: Int { entries.startIndex }
-    public var endIndex: Int { entries.endIndex }
-    public subscript(position: Int) -> Entry { entries[position] }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { members.count }
+    public subscript(position: Int) -> Entry { Entry(key: members.keys[position], value: members.values[position]) }
 
-    public var keys: [String] { entries.map(\.key) }
+    /// The keys, in written order.
+    public var keys: [String] { members.keys }
+    /// The values, in written order (`values[i]` belongs to `keys[i]`).
+    public var values: [PlistValue] { members.values }
 
     /// The value of the first entry named `key`; setting replaces it in place,
     /// appends, or (with `nil`) removes every entry named `key`.
     public subscript(key: String) -> PlistValue? {
-        get { position(of: key).flatMap { entries.indices.contains($0) ? entries[$0].value : nil } }
-        set {
-            guard let newValue else {
-                entries.removeAll { $0.key == key }
-                lookup = Self.index(for: entries.count)  // keys changed: a new index (the old one may be shared)
-                return
-            }
-            if let index = position(of: key), entries.indices.contains(index) {
-                entries[index].value = newValue
-            } else {
-                entries.append(Entry(key: key, value: newValue))
-                // Extended in place when this dictionary alone holds it, so that building a large
-                // dictionary key by key stays linear; else (shared with a copy, or none yet) a new one.
-                if lookup != nil, isKnownUniquelyReferenced(&lookup) {
-                    lookup?.appended(key, at: entries.count - 1)
-                } else {
-                    lookup = Self.index(for: entries.count)
-                }
-            }
-        }
+        get { members[key] }
+        set { members[key] = newValue }
     }
 }
 
 extension PlistDictionary {
-    /// Up to this many entries, repeated keys are looked for by comparing keys pairwise (at most 120 comparisons).
-    static let smallDictionary = SmallKeyTable.linearSearchLimit
-
     /// A key that appears twice: its text and the positions of both entries.
-    package struct Repeat: Error {
-        package let key: String
-        package let first: Int
-        package let position: Int
-    }
+    package typealias Repeat = RepeatedKey
 
-    /// `entries` under `policy`: unchanged when no key repeats (the common
-    /// case: one hash per key); else the first or last of each repeated key
-    /// at the first one's place, or the first repeat under `.reject`.
-    package static func applying(_ policy: DuplicateKeyPolicy, to entries: [Entry]) throws(Repeat) -> [Entry] {
-        guard entries.count > 1 else { return entries }
-        // Small dictionaries (a model's fields): compare keys pairwise, which costs less
-        // than hashing each; only a repeat found that way takes the general path.
-        if entries.count <= smallDictionary {
-            var repeats = false
-            outer: for later in 1..<entries.count {
-                for earlier in 0..<later where entries[earlier].key == entries[later].key {
-                    repeats = true
-                    break outer
-                }
-            }
-            if !repeats { return entries }
-        }
-        var firstIndex: [String: Int] = [:]
-        firstIndex.reserveCapacity(entries.count)
-        var kept: [Entry]?
-        for position in entries.indices {
-            let entry = entries[position]
-            guard let first = firstIndex[entry.key] else {
-                firstIndex[entry.key] = kept?.count ?? position
-                kept?.append(entry)
-                continue
-            }
-            switch policy {
-            case .reject: throw Repeat(key: entry.key, first: first, position: position)
-            case .keepFirst:
-                if kept == nil { kept = Array(entries[..<position]) }
-            case .keepLast:
-                if kept == nil { kept = Array(entries[..<position]) }
-                kept?[first].value = entry.value
-            }
-        }
-        return kept ?? entries
+    /// This dictionary under `policy`: unchanged when no key repeats; else the
+    /// first or last of each repeated key at the first one's place, or the
+    /// first repeat under `.reject`.
+    package func applying(_ policy: DuplicateKeyPolicy) throws(Repeat) -> PlistDictionary {
+        PlistDictionary(try members.applying(policy))
     }
 }
 
@@ -180,21 +124,7 @@ extension PlistDictionary: Equatable {
 
     /// Pairs of values to compare, or `nil` when the keys differ (order ignored).
     func entryPairs(with other: PlistDictionary) -> [(PlistValue, PlistValue)]? {
-        guard entries.count == other.entries.count else { return nil }
-        if entries.elementsEqual(other.entries, by: { $0.key == $1.key }) {
-            return zip(entries, other.entries).map { ($0.value, $1.value) }
-        }
-        let mine = Dictionary(grouping: entries.indices, by: { entries[$0].key })
-        let theirs = Dictionary(grouping: other.entries.indices, by: { other.entries[$0].key })
-        guard mine.count == theirs.count else { return nil }
-        var pairs: [(PlistValue, PlistValue)] = []
-        for (key, indices) in mine {
-            guard let otherIndices = theirs[key], otherIndices.count == indices.count else { return nil }
-            for (index, otherIndex) in zip(indices, otherIndices) {
-                pairs.append((entries[index].value, other.entries[otherIndex].value))
-            }
-        }
-        return pairs
+        members.pairs(with: other.members)
     }
 }
 

@@ -95,8 +95,7 @@ extension JSONDirectReader {
     @inline(never)
     mutating func nonFiniteDate(at start: Int, counted: Int) -> _VettedDirectMiss {
         unconverted(at: start, counted: counted) { path in
-            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: path), message: TapeDecoder.nonFiniteDate)
-            return .dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+            .vetted(.nonFiniteDate, at: path, DecodingTexts.nonFiniteDate)
         }
     }
 
@@ -110,7 +109,7 @@ extension JSONDirectReader {
     /// The number just read (`token`, one value counted), which `type` cannot hold, in the tape path's words.
     @inline(never)
     mutating func unrepresentable<I>(_ type: I.Type, _ token: JSONTape.Entry) -> _VettedDirectMiss {
-        let description = TapeDecoder.notRepresentable(document.literal(token), in: I.self)
+        let description = DecodingTexts.notRepresentable(document.literal(token), in: I.self)
         return unconverted(at: token.first, counted: reader.valueCount - 1, description)
     }
 
@@ -162,8 +161,7 @@ extension JSONDirectReader {
             }
         }
         let key = table.keys[field]
-        let error = DecodingError.keyNotFound(
-            key, .init(codingPath: path, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        let error = DecodingError.absentKey(key, at: path)
         return DirectFailure(error: error, offset: offset, resume: .objectClosed)
     }
 

@@ -50,20 +50,20 @@ extension JSONDirectReader {
         let counted = reader.valueCount
         let double = try double()
         guard !double.isFinite || abs(double) <= Double(Float.greatestFiniteMagnitude) else {
-            throw unconverted(at: start, counted: counted, TapeDecoder.notRepresentableInFloat(double))
+            throw unconverted(at: start, counted: counted, DecodingTexts.notRepresentableInFloat(double))
         }
         return Float(double)
     }
 
     /// A `URL`: a string `URL(string:)` takes.
     private mutating func url() throws(_VettedDirectMiss) -> URL {
-        try converted(TapeDecoder.invalidURL) { URL(string: $0) }
+        try converted(DecodingTexts.invalidURL) { URL(string: $0) }
     }
 
     /// A `Data` under the `base64` strategy (the plan sends no other here): a string
     /// `Data(base64Encoded:)` takes, as the tape path reads it.
     private mutating func base64Data() throws(_VettedDirectMiss) -> Data {
-        try converted(TapeDecoder.notBase64) { Data(base64Encoded: $0) }
+        try converted(DecodingTexts.notBase64) { Data(base64Encoded: $0) }
     }
 
     /// A string `convert` takes; one it does not is recorded with the tape path's `words`, at the string.
@@ -82,7 +82,7 @@ extension JSONDirectReader {
         let token = try numberToken()
         let number = JSONNumber(validatedLiteral: document.literal(token))
         guard let decimal = try? number.decimalValue else {
-            throw unconverted(at: token.first, counted: reader.valueCount - 1, TapeDecoder.notRepresentable(number.literal, in: Decimal.self))
+            throw unconverted(at: token.first, counted: reader.valueCount - 1, DecodingTexts.notRepresentable(number.literal, in: Decimal.self))
         }
         return decimal
     }

@@ -283,7 +283,7 @@ struct JSONDirectReader: _VettedArraySource {
             guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
             let token = try stringTokenAtQuote()
             guard let parsed = document.iso8601Date(token) else {
-                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, TapeDecoder.notISO8601)
+                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, DecodingTexts.notISO8601)
             }
             date = parsed
         case .secondsSince1970:
@@ -297,7 +297,7 @@ struct JSONDirectReader: _VettedArraySource {
             guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
             let token = try stringTokenAtQuote()
             guard let parsed = formatter.date(from: document.string(token)) else {
-                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, TapeDecoder.notFormatted)
+                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, DecodingTexts.notFormatted)
             }
             date = parsed
         case .custom:

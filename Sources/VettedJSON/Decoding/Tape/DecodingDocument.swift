@@ -41,7 +41,7 @@ final class DecodingDocument {
     func checkInvariants() throws {
         guard let violation = invariantViolation else { return }
         let error = VettedError(code: .internalInvariantViolated, message: "internal invariant violated: \(violation)")
-        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.message, underlyingError: error))
+        throw DecodingError.carrying(error, at: [])
     }
 
     /// Records a broken invariant; the decode call throws it at its end.

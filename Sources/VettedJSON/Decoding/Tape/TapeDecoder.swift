@@ -156,7 +156,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         if T.self == URL.self {
             let text = try string(at: current, codingPath)
             guard let url = URL(string: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.invalidURL))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: DecodingTexts.invalidURL))
             }
             return try SameType.cast(url, to: T.self)
         }
@@ -205,11 +205,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
 
     /// The value at the current path nests deeper than this call's stack budget allows.
     func tooDeep() -> DecodingError {
-        let codingPath = codingPath
-        let error = VettedError(
-            code: .depthLimitExceeded, path: DocumentPath(codingPath: codingPath),
-            message: "the model nests " + document.stack.exceededMessage)
-        return DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+        DecodingError.vetted(.depthLimitExceeded, at: codingPath, DecodingTexts.nestsTooDeep(document.stack.exceededMessage))
     }
 
     /// Checks the field rules for `key` (whose string value is `name`, value at
@@ -252,7 +248,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let entry = document.entry(index)
         guard entry.kind == .number else { throw mismatch(I.self, entry, codingPath()) }
         guard let integer = document.integer(I.self, entry) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: Self.notRepresentable(document.literal(entry), in: I.self)))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: DecodingTexts.notRepresentable(document.literal(entry), in: I.self)))
         }
         return integer
     }
@@ -263,7 +259,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .number:
             guard let double = document.double(entry) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: codingPath(), debugDescription: Self.notRepresentable(document.literal(entry), in: Double.self)))
+                    .init(codingPath: codingPath(), debugDescription: DecodingTexts.notRepresentable(document.literal(entry), in: Double.self)))
             }
             return double
         case .string:
@@ -282,7 +278,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     func float(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
         let double = try double(at: index, codingPath())
         guard !double.isFinite || abs(double) <= Double(Float.greatestFiniteMagnitude) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: Self.notRepresentableInFloat(double)))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: DecodingTexts.notRepresentableInFloat(double)))
         }
         return Float(double)
     }
@@ -293,7 +289,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let number = JSONNumber(validatedLiteral: document.literal(entry))
         guard let decimal = try? number.decimalValue else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath(), debugDescription: Self.notRepresentable(number.literal, in: Decimal.self)))
+                .init(codingPath: codingPath(), debugDescription: DecodingTexts.notRepresentable(number.literal, in: Decimal.self)))
         }
         return decimal
     }
@@ -303,8 +299,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     func unwrapDate() throws -> Date {
         let date = try strategyDate()
         guard date.timeIntervalSinceReferenceDate.isFinite else {
-            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: codingPath), message: Self.nonFiniteDate)
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+            throw DecodingError.vetted(.nonFiniteDate, at: codingPath, DecodingTexts.nonFiniteDate)
         }
         return date
     }
@@ -322,13 +317,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
             let entry = document.entry(current)
             guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath) }
             guard let date = document.iso8601Date(entry) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.notISO8601))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: DecodingTexts.notISO8601))
             }
             return date
         case .formatted(let formatter):
             let text = try string(at: current, codingPath)
             guard let date = formatter.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.notFormatted))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: DecodingTexts.notFormatted))
             }
             return date
         case .custom(let decode):
@@ -343,36 +338,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         case .base64:
             let text = try string(at: current, codingPath)
             guard let data = Data(base64Encoded: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: Self.notBase64))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: DecodingTexts.notBase64))
             }
             return data
         case .custom(let decode):
             return try decode(self)
         }
     }
-
-    /// Foundation's words for a string that is not base64 (both readers' one wording).
-    static let notBase64 = "Encountered Data is not valid Base64."
-
-    /// Foundation's words for a number `type` cannot hold (both readers' one wording).
-    static func notRepresentable<T>(_ literal: String, in type: T.Type) -> String {
-        "Number \(Excerpt.escape(literal, maximumBytes: 32)) is not representable in \(T.self)."
-    }
-
-    /// Foundation's words for a finite number beyond `Float`'s range (both readers' one wording).
-    static func notRepresentableInFloat(_ double: Double) -> String { "Number \(double) is not representable in Float." }
-
-    /// Foundation's words for a string `URL(string:)` refuses (both readers' one wording).
-    static let invalidURL = "Invalid URL string."
-
-    /// The message of a date that is not a finite number of seconds (both readers' one wording).
-    static let nonFiniteDate = "the date is not a finite number of seconds"
-
-    /// Foundation's words for a date string `.iso8601` does not parse (both readers' one wording).
-    static let notISO8601 = "Expected date string to be ISO8601-formatted."
-
-    /// Foundation's words for a date string `.formatted` does not parse (both readers' one wording).
-    static let notFormatted = "Date string does not match format expected by formatter."
 
     func mismatch(
         _ type: Any.Type, _ entry: JSONTape.Entry, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
@@ -384,16 +356,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
     static func mismatch(
         _ type: Any.Type, found: JSONTape.Kind, _ codingPath: [any CodingKey], expected: String? = nil, nullIsMismatch: Bool = false
     ) -> DecodingError {
-        if found == .null, !nullIsMismatch {
-            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
-        }
-        return .typeMismatch(
-            type, .init(codingPath: codingPath, debugDescription: expected ?? "Expected to decode \(type) but found \(describe(found)) instead."))
+        if found == .null, !nullIsMismatch { return .null(type, at: codingPath, in: .json) }
+        guard let expected else { return .mismatch(type, found: describe(found), at: codingPath) }
+        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: expected))
     }
 
     /// JSONDecoder's words for a container of `kind` that is not one.
     static func containerExpected(_ kind: JSONTape.Kind, found: JSONTape.Kind) -> String {
-        "Expected to decode \(kind == .object ? "Dictionary<String, Any>" : "Array<Any>") but found \(describe(found)) instead."
+        DecodingTexts.containerExpected(object: kind == .object, found: describe(found))
     }
 
     /// Throws JSONDecoder's type mismatch unless the value at `index` is a container of `kind` (`.object` or `.array`).

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Scanning) import VettedCore
+import VettedDecoding
 import VettedRules
 
 // MARK: Containers
@@ -193,8 +194,7 @@ final class KeyedReader {
     /// The value index of `key`, whose string value is `name`.
     private func member(_ key: any CodingKey, _ name: String) throws -> Int {
         guard let index = find(name) else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+            throw DecodingError.absentKey(key, at: codingPath)
         }
         return index
     }
@@ -232,8 +232,7 @@ final class KeyedReader {
     /// The index and path of the member `key`, which must be a container of `kind`.
     func nested(_ key: any CodingKey, kind: JSONTape.Kind, what: String) throws -> (Int, [PathComponent]) {
         guard let index = find(key.stringValue) else {
-            throw DecodingError.keyNotFound(
-                key, .init(codingPath: codingPath, debugDescription: "Cannot get \(what) -- no value found for key \(key) (\"\(key.stringValue)\")"))
+            throw DecodingError.absentContainer(what, forKey: key, at: codingPath)
         }
         let components = decoder.components(base) + [.key(key)]
         try decoder.expect(kind, at: index, components.map(\.codingKey))

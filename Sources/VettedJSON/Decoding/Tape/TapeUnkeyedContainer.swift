@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Scanning) import VettedCore
+import VettedDecoding
 import VettedRules
 
 extension TapeDecoder {
@@ -32,7 +33,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     private func current(_ type: Any.Type) throws -> Int {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: indexPath, debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.unkeyedAtEnd(type, at: indexPath)
         }
         return position
     }

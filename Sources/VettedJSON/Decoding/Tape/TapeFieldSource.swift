@@ -49,9 +49,7 @@ struct TapeFieldSource: _VettedDeclarationOrderSource {
 
     @inline(never)
     func missingKey(_ field: Int) -> any Error {
-        let key = key(field)
-        return DecodingError.keyNotFound(
-            key, .init(codingPath: decoder.codingPath(.depth(depth)), debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        DecodingError.absentKey(key(field), at: decoder.codingPath(.depth(depth)))
     }
 
     private func key(_ field: Int) -> CodingKeys {
@@ -214,16 +212,14 @@ extension TapeDecoder {
             let entry = document.entry(index)
             guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
             guard let parsed = document.iso8601Date(entry) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: TapeDecoder.notISO8601))
+                throw DecodingError.corrupted(DecodingTexts.notISO8601, at: codingPath())
             }
             date = parsed
         case .deferredToDate, .formatted, .custom:
             return nil
         }
         guard date.timeIntervalSinceReferenceDate.isFinite else {
-            let path = codingPath()
-            let error = VettedError(code: .nonFiniteDate, path: DocumentPath(codingPath: path), message: TapeDecoder.nonFiniteDate)
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: error.message, underlyingError: error))
+            throw DecodingError.vetted(.nonFiniteDate, at: codingPath(), DecodingTexts.nonFiniteDate)
         }
         return date
     }
