@@ -210,8 +210,9 @@ public struct _VettedFieldVisitor {
         // As decoding does: what is inside the value (its elements, a nested model's fields)
         // is checked first, then the field's own rules; fail-fast stops at the first violation.
         descend(value, at: at)
-        for check in fields[key] ?? [] where !stopped {
-            switch check.outcome(value) {
+        (fields[key] ?? []).forEachFailure(of: value) { check, outcome in
+            guard !stopped else { return }
+            switch outcome {
             case .passed: break
             case .violated(let violation): record(violation.error(at: at))
             case .wrongType:

@@ -16,9 +16,7 @@ extension RuleEngine {
     ) throws {
         let rules = scope.rules
         guard rules.entries.indices.contains(entry) else { return }
-        for check in rules.entries[entry].checks {
-            let outcome = check.outcome(decoded)
-            if case .passed = outcome { continue }
+        try rules.entries[entry].checks.forEachFailure(of: decoded) { check, outcome throws in
             try failed(outcome, check: check, name: name(), valueType: Value.self, in: scope, path: path, location: location)
         }
         if let slot = rules.entries[entry].slot { keep(decoded, slot: slot, in: scope) }

@@ -140,9 +140,9 @@ func readableName(of type: Any.Type) -> String {
             let name = typeName
             return DocumentPath([.key(name.split(separator: ".").last.map(String.init) ?? name), .key(key)])
         }
-        for check in entries[entry].checks {
-            switch check.outcome(value) {
-            case .passed: continue
+        try entries[entry].checks.forEachFailure(of: value) { check, outcome throws(VettedError) in
+            switch outcome {
+            case .passed: return
             case .violated(let violation):
                 throw VettedError(
                     code: .defaultBreaksRule, path: at,

@@ -132,6 +132,24 @@ public struct FieldCheck: Sendable {
     }
 }
 
+extension Array where Element == FieldCheck {
+    /// Every path's one field-rule loop: each check on `value`, in declared order;
+    /// `failed` is given each one that does not pass (a violation, or a rule of
+    /// another type than the value's) and throws to stop. The decoders (the
+    /// engine's `validate`, a default's check, the byte reader) and a model's
+    /// `validate()` differ only in what they do with a failure.
+    @inlinable @inline(__always)
+    package func forEachFailure<Value, Failure: Error>(
+        of value: Value, _ failed: (FieldCheck, CheckOutcome) throws(Failure) -> Void
+    ) throws(Failure) {
+        for check in self {
+            let outcome = check.outcome(value)
+            if case .passed = outcome { continue }
+            try failed(check, outcome)
+        }
+    }
+}
+
 /// What checking a value found.
 @usableFromInline package enum CheckOutcome {
     case passed

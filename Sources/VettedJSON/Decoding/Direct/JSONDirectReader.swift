@@ -435,9 +435,7 @@ struct JSONDirectReader: _VettedArraySource {
     mutating func checkDefault<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
         let checks = object.info.checks
         guard checks.indices.contains(field) else { return }
-        for check in checks[field] {
-            guard case .passed = check.outcome(value) else { throw _VettedDirectMiss() }
-        }
+        try checks[field].forEachFailure(of: value) { _, _ throws(_VettedDirectMiss) in throw _VettedDirectMiss() }
     }
 
     /// Puts the object's violations in declaration order, runs the type's relations on the
@@ -461,12 +459,9 @@ struct JSONDirectReader: _VettedArraySource {
     mutating func check<Value>(_ value: Value, _ field: Int) throws(_VettedDirectMiss) {
         let checks = object.info.checks
         guard checks.indices.contains(field) else { return }
-        for check in checks[field] {
-            switch check.outcome(value) {
-            case .passed: continue
-            case .violated(let violation): try violated(violation)
-            case .wrongType: throw _VettedDirectMiss()
-            }
+        try checks[field].forEachFailure(of: value) { _, outcome throws(_VettedDirectMiss) in
+            guard let violation = outcome.violation else { throw _VettedDirectMiss() }
+            try violated(violation)
         }
     }
 
