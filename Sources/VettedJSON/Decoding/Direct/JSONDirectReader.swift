@@ -277,34 +277,23 @@ struct JSONDirectReader: _VettedArraySource {
         _ = peek()
         let start = reader.scannerState.offset
         let counted = reader.valueCount
+        let strategy = document.date
         let date: Date
-        switch document.date {
-        case .iso8601:
+        switch strategy.reading {
+        case .number:
+            date = strategy.date(fromNumber: try double())
+        case .string:
             guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
             let token = try stringTokenAtQuote()
-            guard let parsed = document.iso8601Date(token) else {
-                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, DecodingTexts.notISO8601)
+            guard let parsed = strategy.date(from: token, in: document) else {
+                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, strategy.unparsedWords)
             }
             date = parsed
-        case .secondsSince1970:
-            date = Date(timeIntervalSince1970: try double())
-        case .millisecondsSince1970:
-            date = Date(timeIntervalSince1970: try double() / 1_000)
-        case .deferredToDate:
-            // What `Date(from:)` does with the number.
-            date = Date(timeIntervalSinceReferenceDate: try double())
-        case .formatted(let formatter):
-            guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
-            let token = try stringTokenAtQuote()
-            guard let parsed = formatter.date(from: document.string(token)) else {
-                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, DecodingTexts.notFormatted)
-            }
-            date = parsed
-        case .custom:
-            // Not reached: the decoder does not take this path under this strategy (its closure reads a decoder).
+        case .decoder:
+            // Not reached: the decoder does not take this path under `custom` (its closure reads a decoder).
             throw _VettedDirectMiss()
         }
-        guard date.timeIntervalSinceReferenceDate.isFinite else { throw nonFiniteDate(at: start, counted: counted) }
+        guard date.isFiniteDate else { throw nonFiniteDate(at: start, counted: counted) }
         return date
     }
 

@@ -29,10 +29,8 @@ enum DecodePlan {
         case .convertFromSnakeCase: convertsKeys = .snakeCase
         case .custom: convertsKeys = .custom
         }
-        switch options.dateDecodingStrategy {
-        case .custom: return .tape
-        case .deferredToDate, .iso8601, .secondsSince1970, .millisecondsSince1970, .formatted: break
-        }
+        // A date only a decoder can read (`custom`) is the tape's.
+        if case .decoder = options.dateDecodingStrategy.reading { return .tape }
         // `Data` is read from the bytes as a base64 string; under the other strategies a type that reaches it is the tape's.
         let readsData: Bool
         switch options.dataDecodingStrategy {

@@ -294,41 +294,36 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         return decimal
     }
 
-    /// A date by the date strategy; NaN and infinities (through `secondsSince1970` with
-    /// non-conforming floats, say) are refused: every comparison with them is false.
+    /// A date by the date strategy, at this decoder's value.
     func unwrapDate() throws -> Date {
-        let date = try strategyDate()
-        guard date.timeIntervalSinceReferenceDate.isFinite else {
-            throw DecodingError.vetted(.nonFiniteDate, at: codingPath, DecodingTexts.nonFiniteDate)
-        }
-        return date
+        try date(at: current, codingPath) { decode in try decode(self) }
     }
 
+    /// A date by the date strategy at `index`: the number or string the strategy reads, read
+    /// in place, or under `custom` what `custom` gives for the strategy's closure. NaN and the
+    /// infinities are refused (`nonFiniteDate`): every comparison with them is false.
     @inline(__always)
-    private func strategyDate() throws -> Date {
-        switch document.date {
-        case .deferredToDate:
-            return try Date(from: self)
-        case .secondsSince1970:
-            return Date(timeIntervalSince1970: try double(at: current, codingPath))
-        case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try double(at: current, codingPath) / 1_000)
-        case .iso8601:
-            let entry = document.entry(current)
-            guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath) }
-            guard let date = document.iso8601Date(entry) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: DecodingTexts.notISO8601))
+    func date(
+        at index: Int, _ codingPath: @autoclosure () -> [any CodingKey],
+        custom: (_ decode: (any Decoder) throws -> Date) throws -> Date
+    ) throws -> Date {
+        let strategy = document.date
+        let date: Date
+        switch strategy.reading {
+        case .number:
+            date = strategy.date(fromNumber: try double(at: index, codingPath()))
+        case .string:
+            let entry = document.entry(index)
+            guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
+            guard let parsed = strategy.date(from: entry, in: document) else {
+                throw DecodingError.corrupted(strategy.unparsedWords, at: codingPath())
             }
-            return date
-        case .formatted(let formatter):
-            let text = try string(at: current, codingPath)
-            guard let date = formatter.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: DecodingTexts.notFormatted))
-            }
-            return date
-        case .custom(let decode):
-            return try decode(self)
+            date = parsed
+        case .decoder(let decode):
+            date = try custom(decode)
         }
+        guard date.isFiniteDate else { throw DecodingError.vetted(.nonFiniteDate, at: codingPath(), DecodingTexts.nonFiniteDate) }
+        return date
     }
 
     func unwrapData() throws -> Data {

@@ -125,12 +125,12 @@ struct TapeFieldSource: _VettedDeclarationOrderSource {
         return try checked(try decoder.double(at: index, Self.path(decoder, depth, key)), field, at: index)
     }
 
-    /// A date by the decoder's date strategy, read in place for the strategies that need no decoder.
+    /// A date by the decoder's date strategy, read in place (under `custom`, by a child decoder).
     mutating func read(_ type: Date.Type, _ field: Int) throws -> Date {
         let index = try index(field)
         let (decoder, depth, key) = (decoder, depth, key(field))
-        guard let date = try decoder.dateInPlace(at: index, Self.path(decoder, depth, key)) else {
-            return try checked(try decoder.child(Date.self, at: index, base: .depth(depth), .key(key)), field, at: index)
+        let date = try decoder.date(at: index, Self.path(decoder, depth, key)) { _ in
+            try decoder.child(Date.self, at: index, base: .depth(depth), .key(key))
         }
         return try checked(date, field, at: index)
     }
@@ -199,31 +199,6 @@ struct TapeFieldSource: _VettedDeclarationOrderSource {
 }
 
 extension TapeDecoder {
-    /// A date read in place under the strategies that need no decoder (`nil` for the others),
-    /// with the errors `unwrapDate()` gives.
-    func dateInPlace(at index: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Date? {
-        let date: Date
-        switch document.date {
-        case .secondsSince1970:
-            date = Date(timeIntervalSince1970: try double(at: index, codingPath()))
-        case .millisecondsSince1970:
-            date = Date(timeIntervalSince1970: try double(at: index, codingPath()) / 1_000)
-        case .iso8601:
-            let entry = document.entry(index)
-            guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
-            guard let parsed = document.iso8601Date(entry) else {
-                throw DecodingError.corrupted(DecodingTexts.notISO8601, at: codingPath())
-            }
-            date = parsed
-        case .deferredToDate, .formatted, .custom:
-            return nil
-        }
-        guard date.timeIntervalSinceReferenceDate.isFinite else {
-            throw DecodingError.vetted(.nonFiniteDate, at: codingPath(), DecodingTexts.nonFiniteDate)
-        }
-        return date
-    }
-
     /// The array at `index`, one `component` below `base`: what `child([Element].self, …)` gives,
     /// without looking the array type up.
     func elements<Element: Decodable>(_ type: Element.Type, at index: Int, base: PathBase, _ component: PathComponent) throws -> [Element] {
