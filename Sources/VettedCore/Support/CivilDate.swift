@@ -2,6 +2,7 @@
 /// algorithms), for parsing and writing dates without a calendar object.
 public enum CivilDate {
     /// Days in `month` (1...12) of `year`.
+    @inlinable
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
@@ -11,6 +12,7 @@ public enum CivilDate {
     }
 
     /// Days since 1970-01-01 of a date (years within ±1,000,000).
+    @inlinable
     public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -23,13 +23,53 @@ package enum SnakeCase {
 enum ISO8601 {
     static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
-        return date(count: bytes.count) { bytes[$0] }
+        guard bytes.count >= 20 else { return nil }
+        var head: UInt64 = 0
+        var middle: UInt64 = 0
+        for index in (0..<8).reversed() {
+            head = head << 8 | UInt64(bytes[index])
+            middle = middle << 8 | UInt64(bytes[8 + index])
+        }
+        return date(count: bytes.count, head: head, middle: middle) { bytes[$0] }
     }
 
-    /// Parses `count` bytes read through `byte` (called only with `0..<count`).
+    // The first sixteen bytes, `YYYY-MM-` and `DDTHH:MM`, are read as two little-endian
+    // words and checked eight bytes at a time: byte i of a word is bits 8i..<8i+8.
+
+    /// The digits' places in the first word (`YYYY-MM-`), and in the second (`DDTHH:MM`).
+    private static let headDigits: UInt64 = 0x00FF_FF00_FFFF_FFFF
+    private static let middleDigits: UInt64 = 0xFFFF_00FF_FF00_FFFF
+    /// The separators each word must hold, in their places (the `T` lowercased: `t` is taken too).
+    private static let headSeparators: UInt64 = 0x2D00_002D_0000_0000
+    private static let middleSeparators: UInt64 = 0x0000_3A00_0074_0000
+
+    /// Whether every byte of `word` that `digits` selects is an ASCII digit.
     @inline(__always)
-    static func date(count: Int, byte read: (Int) -> UInt8) -> Date? {
+    private static func allDigits(_ word: UInt64, _ digits: UInt64) -> Bool {
+        let high = 0xF0F0_F0F0_F0F0_F0F0 & digits
+        let zeros = 0x3030_3030_3030_3030 & digits
+        // Each selected byte is 0x30...0x3F, so adding 6 carries into no other byte;
+        // then it is still 0x3_ only if it was 0x30...0x39.
+        return word & high == zeros && ((word & digits) &+ (0x0606_0606_0606_0606 & digits)) & high == zeros
+    }
+
+    /// The value of the digit at byte `index` of `word` (checked by ``allDigits(_:_:)``).
+    @inline(__always)
+    private static func digit(_ word: UInt64, _ index: Int) -> Int { Int(truncatingIfNeeded: (word >> UInt64(index * 8)) & 0x0F) }
+
+    /// Parses `count` bytes: the first sixteen as `head` and `middle` (little-endian words),
+    /// the rest read through `byte` (called only with `16..<count`).
+    @inline(__always)
+    static func date(count: Int, head: UInt64, middle: UInt64, byte read: (Int) -> UInt8) -> Date? {
         guard count >= 20, count <= 40 else { return nil }
+        guard allDigits(head, headDigits), allDigits(middle, middleDigits), head & ~headDigits == headSeparators,
+            (middle | 0x20_0000) & ~middleDigits == middleSeparators
+        else { return nil }
+        let year = digit(head, 0) * 1_000 + digit(head, 1) * 100 + digit(head, 2) * 10 + digit(head, 3)
+        let month = digit(head, 5) * 10 + digit(head, 6)
+        let day = digit(middle, 0) * 10 + digit(middle, 1)
+        let hour = digit(middle, 3) * 10 + digit(middle, 4)
+        let minute = digit(middle, 6) * 10 + digit(middle, 7)
         func byte(_ index: Int) -> UInt8 { index < count ? read(index) : 0 }
         func number(_ start: Int, _ length: Int) -> Int? {
             guard start + length <= count else { return nil }
@@ -41,9 +81,7 @@ enum ISO8601 {
             }
             return value
         }
-        guard let year = number(0, 4), byte(4) == UInt8(ascii: "-"), let month = number(5, 2), byte(7) == UInt8(ascii: "-"),
-            let day = number(8, 2), byte(10) | 0x20 == UInt8(ascii: "t"), let hour = number(11, 2), byte(13) == UInt8(ascii: ":"),
-            let minute = number(14, 2), byte(16) == UInt8(ascii: ":"), let second = number(17, 2),
+        guard byte(16) == UInt8(ascii: ":"), let second = number(17, 2),
             (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
         else { return nil }
         var index = 19

@@ -254,7 +254,10 @@ final class DecodingDocument {
         let start = entry.first
         let count = entry.payload - start
         guard let scanner else { return ISO8601.date(from: string(entry)) }
-        return ISO8601.date(count: count) { scanner.byte(at: start + $0) }
+        guard count >= 20 else { return nil }
+        let head = scanner.prefixWord(start..<(start + 8))
+        let middle = scanner.prefixWord((start + 8)..<(start + 16))
+        return ISO8601.date(count: count, head: head, middle: middle) { scanner.byte(at: start + $0) }
     }
 
     /// The value at `index` as a ``JSONValue`` (for `JSONValue` fields).
