@@ -249,8 +249,16 @@ public struct _VettedFieldVisitor {
         (path, fields, relationKeys, relationValues) = (at, validation.fields, validation.relationKeys, [:])
         model.__vettedVisitFields(&self)
         for relation in validation.relations where !stopped {
-            if let violation = relation.check(relationValues) {
-                record(violation.error(at: DocumentPath(at.components + [.key(relation.reportedKey)])))
+            let keys = relation.keys
+            guard let outcome = relation.outcome({ relationValues[keys[$0]] }) else { continue }
+            switch outcome {
+            case .passed: continue
+            case .violated(let violation): record(violation.error(at: DocumentPath(at.components + [.key(relation.reportedKey)])))
+            case .wrongType:
+                record(
+                    VettedError(
+                        code: .ruleTypeMismatch, path: DocumentPath(at.components + [.key(relation.reportedKey)]),
+                        message: "a relation of type \(relation.valueTypeName) on \(keys.map { "\"\($0)\"" }.joined(separator: ", ")), whose fields hold another type"))
             }
         }
         (path, fields, relationKeys, relationValues) = saved

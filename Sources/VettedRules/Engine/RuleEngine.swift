@@ -383,18 +383,7 @@ func readableName(of type: Any.Type) -> String {
         for index in relations.indices where index < rules.relationSlots.count {
             let slots = rules.relationSlots[index]
             guard slots.count == relations[index].keys.count else { continue }
-            let outcome: CheckOutcome
-            // The check's parts are read in place: a copy of the whole check costs a retain per field.
-            if let pair = relations[index].pairBody, slots.count == 2 {
-                // The common case, without collecting the values.
-                guard let first = value(slots[0]), let second = value(slots[1]) else { continue }
-                outcome = pair(first, second)
-            } else {
-                guard slots.allSatisfy({ value($0) != nil }) else { continue }
-                var values: [String: Any] = [:]
-                for (key, slot) in zip(relations[index].keys, slots) { values[key] = value(slot) }
-                outcome = relations[index].check(values).map(CheckOutcome.violated) ?? .passed
-            }
+            guard let outcome = relations[index].outcome({ value(slots[$0]) }) else { continue }
             if case .passed = outcome { continue }
             let relation = relations[index]
             switch outcome {

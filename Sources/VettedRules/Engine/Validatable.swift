@@ -269,6 +269,25 @@ public struct RelationCheck: Sendable {
 
     /// The violation, or `nil` when the relation holds or a field is missing.
     public func check(_ values: [String: Any]) -> RuleViolation? { body(values) }
+
+    /// Every path's one relation check: the outcome on the values `value` gives for
+    /// ``keys`` (by their position there), or `nil` when one is absent (a relation does
+    /// not run on an absent optional). A relation of two fields is called on the two
+    /// values; another one on them by key. The decoders and a model's `validate()`
+    /// differ only in where they keep the values and what they do with a failure.
+    @inline(__always)
+    package func outcome(_ value: (Int) -> Any?) -> CheckOutcome? {
+        if let pairBody, keys.count == 2 {
+            guard let first = value(0), let second = value(1) else { return nil }
+            return pairBody(first, second)
+        }
+        var values: [String: Any] = [:]
+        for (position, key) in keys.enumerated() {
+            guard let found = value(position) else { return nil }
+            values[key] = found
+        }
+        return body(values).map(CheckOutcome.violated) ?? .passed
+    }
 }
 
 /// `Relation("last_updated", after: "created", as: Date.self)`: the first

@@ -431,11 +431,12 @@ struct JSONDirectReader: _VettedArraySource {
     /// values `value` gives for their fields, and goes back to the object this one is in.
     mutating func endObject(_ value: (Int) -> Any?) throws(_VettedDirectMiss) {
         orderRuns()
-        for relation in object.info.relations {
-            guard let first = value(relation.first), let second = value(relation.second) else { throw _VettedDirectMiss() }
-            switch relation.check(first, second) {
+        for (fields, relation) in object.info.relations {
+            // An absent value: the tape path decides (a relation does not run on an absent optional).
+            guard let outcome = relation.outcome({ fields.indices.contains($0) ? value(fields[$0]) : nil }) else { throw _VettedDirectMiss() }
+            switch outcome {
             case .passed: continue
-            case .violated(let violation): try violated(violation, relation: relation.key)
+            case .violated(let violation): try violated(violation, relation: relation.reportedKey)
             case .wrongType: throw _VettedDirectMiss()
             }
         }
