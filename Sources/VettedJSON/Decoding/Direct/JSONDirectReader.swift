@@ -431,12 +431,13 @@ struct JSONDirectReader: _VettedArraySource {
     /// values `value` gives for their fields, and goes back to the object this one is in.
     mutating func endObject(_ value: (Int) -> Any?) throws(_VettedDirectMiss) {
         orderRuns()
-        for (fields, relation) in object.info.relations {
-            // An absent value: the tape path decides (a relation does not run on an absent optional).
-            guard let outcome = relation.outcome({ fields.indices.contains($0) ? value(fields[$0]) : nil }) else { throw _VettedDirectMiss() }
-            switch outcome {
+        // Each relation's own pair check, the one `RelationCheck.outcome(_:)` calls for two fields,
+        // called here with no `RelationCheck` copied per object (that cost 590 instructions a listing).
+        for relation in object.info.relations {
+            guard let first = value(relation.first), let second = value(relation.second) else { throw _VettedDirectMiss() }
+            switch relation.check(first, second) {
             case .passed: continue
-            case .violated(let violation): try violated(violation, relation: relation.reportedKey)
+            case .violated(let violation): try violated(violation, relation: relation.key)
             case .wrongType: throw _VettedDirectMiss()
             }
         }

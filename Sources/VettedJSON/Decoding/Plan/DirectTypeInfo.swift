@@ -67,12 +67,11 @@ final class DirectTypeInfo: Sendable {
     /// type: checked with no dispatch (the others go through ``checks``).
     let stringRules: [[Rule<String>]?]
     let intRules: [[Rule<Int>]?]
-    /// Each relation, with its fields' positions in the field table (in the order of its keys).
-    let relations: [(fields: [Int], check: RelationCheck)]
+    let relations: [(first: Int, second: Int, key: String, check: @Sendable (Any, Any) -> CheckOutcome)]
 
     /// `nil` when the type is not for this path: more than 64 fields, a field of a type the
     /// reader does not read itself (`Data` only under `base64`: `readsData`), or a rule the tape
-    /// path must report on (one on a key that is no field, a relation on one).
+    /// path must report on (one on a key that is no field, a relation it cannot call on two values).
     init?<G: _VettedDecodable>(_ type: G.Type, readsData: Bool) {
         table = G.__vettedFields
         let names = table.names
@@ -91,11 +90,12 @@ final class DirectTypeInfo: Sendable {
             guard let field = names.firstIndex(of: entry.key) else { return nil }
             checks[field] = entry.checks
         }
-        var relations: [(fields: [Int], check: RelationCheck)] = []
+        var relations: [(first: Int, second: Int, key: String, check: @Sendable (Any, Any) -> CheckOutcome)] = []
         for relation in rules.relations {
-            let fields = relation.keys.compactMap { names.firstIndex(of: $0) }
-            guard fields.count == relation.keys.count else { return nil }
-            relations.append((fields, relation))
+            guard relation.keys.count == 2, let pair = relation.pairBody,
+                let first = names.firstIndex(of: relation.keys[0]), let second = names.firstIndex(of: relation.keys[1])
+            else { return nil }
+            relations.append((first, second, relation.reportedKey, pair))
         }
         self.checks = checks
         func typed<Value>(_ type: Value.Type) -> [[Rule<Value>]?] {
