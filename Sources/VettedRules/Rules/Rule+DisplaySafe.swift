@@ -57,7 +57,7 @@ extension Rule where Value == String {
             var index = 0
             while index < count {
                 let lead = bytes[index]
-                if lead >= 0x20 && lead < 0x7F {
+                if lead &- 0x20 < 0x5F {  // printable ASCII, 0x20...0x7E, in one comparison
                     index += 1
                     continue
                 }

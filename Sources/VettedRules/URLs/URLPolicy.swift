@@ -130,11 +130,15 @@ public struct URLPolicy: Sendable, Hashable {
         var colon = -1
         for index in 0..<count {
             let byte = bytes[index]
-            if byte >= 0x80 { return nil }
-            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") {
-                return Verdict(violation: RuleViolation(.invalidURL, "not a URL: empty, or contains spaces, control characters or backslashes", value: text))
+            // Printable ASCII but the backslash (0x21...0x7E, one comparison): the common byte.
+            if byte &- 0x21 < 0x5E, byte != UInt8(ascii: "\\") {
+                if colon < 0, byte == UInt8(ascii: ":") { colon = index }
+                continue
             }
-            if colon < 0, byte == UInt8(ascii: ":") { colon = index }
+            // The first other byte decides: non-ASCII text is the general path's; a space, a
+            // control character, DEL or a backslash is no URL.
+            if byte >= 0x80 { return nil }
+            return Verdict(violation: RuleViolation(.invalidURL, "not a URL: empty, or contains spaces, control characters or backslashes", value: text))
         }
         guard count > 0 else {
             return Verdict(violation: RuleViolation(.invalidURL, "not a URL: empty, or contains spaces, control characters or backslashes", value: text))
