@@ -82,7 +82,8 @@ public struct PlistDictionary: Sendable, RandomAccessCollection, ExpressibleByDi
         self.members = members
     }
 
-    /// The entries, in written order.
+    /// The entries, in written order, as a new array each time it is read: iterate the
+    /// dictionary itself (a collection of ``Entry``), or read ``keys`` and ``values``, in a loop.
     public var entries: [Entry] { zip(members.keys, members.values).map { Entry(key: $0, value: $1) } }
 
     /// The position of the first entry named `key`.
