@@ -421,12 +421,16 @@ func readableName(of type: Any.Type) -> String {
     /// A violation as every decoder reports it: at its path, located at the value when the
     /// value has a place in the input, in the app's wording when it has one.
     package func error(_ violation: RuleViolation, at codingPath: [any CodingKey], _ location: ValueLocation?) -> VettedError {
-        var error = violation.error(at: DocumentPath(codingPath: codingPath))
+        var error: VettedError
         // A located value: its offset, line and column, and the input around it.
         // (A violation inside the value, such as one element's, keeps the value's place.)
         if let location {
-            error = VettedError(violation.code, at: location.offset, in: location.source, path: error.path, message: violation.message)
+            error = VettedError(
+                violation.code, at: location.offset, in: location.source, path: violation.path(below: DocumentPath(codingPath: codingPath)),
+                message: violation.message)
             error.parameters = violation.parameters
+        } else {
+            error = violation.error(at: DocumentPath(codingPath: codingPath))
         }
         if let messages, let text = messages(violation.code, violation.parameters) { error.message = text }
         return error

@@ -178,11 +178,17 @@ public struct RuleViolation: Error, Sendable, Hashable, CustomStringConvertible,
     public var description: String { path.isEmpty ? "\(code): \(message)" : "\(code) at \(path.components.map(\.description).joined()): \(message)" }
     public var debugDescription: String { excerpt.map { "\(description) (value: \($0))" } ?? description }
 
+    /// Where the violation is when its value is at `path`: `path`, then the violation's own
+    /// path inside the value (an element's, a member's), if it has one.
+    package func path(below path: DocumentPath) -> DocumentPath {
+        self.path.components.isEmpty ? path : DocumentPath(path.components + self.path.components)
+    }
+
     /// The shared error type, located at `path`.
     /// `path` is where the checked value is; the violation's own ``path`` is appended.
     public func error(at path: DocumentPath) -> VettedError {
         var error = VettedError(
-            code: code, path: DocumentPath(path.components + self.path.components), message: message,
+            code: code, path: self.path(below: path), message: message,
             excerpt: excerpt.map { Excerpt(text: $0, caret: 0) })
         error.parameters = parameters
         return error

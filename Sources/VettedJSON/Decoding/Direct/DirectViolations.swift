@@ -68,7 +68,9 @@ extension JSONDirectReader {
     /// this cannot name is a miss, never a path with a part left out.
     /// `containers`: of the open containers, how many the path goes through (all by default).
     func codingPath(appending key: String?, containers count: Int? = nil) throws(_VettedDirectMiss) -> [any CodingKey] {
-        let objects = Array(outer.dropFirst()) + [object]
+        // The open objects, outermost first: `outer` but its first entry (the state before the
+        // root), then `object`; read in place (a copy of each would retain all it holds).
+        let objectCount = Swift.max(outer.count, 1)
         var next = 0
         var path: [any CodingKey] = []
         for container in containers.prefix(Swift.max(0, count ?? containers.count)) {
@@ -78,11 +80,17 @@ extension JSONDirectReader {
             } else if container.isUnionContent {
                 path.append(PathKey(stringValue: try contentKey(of: container).text))
             } else {
-                guard objects.indices.contains(next) else { throw _VettedDirectMiss() }
-                let spellings = objects[next].info.table.spellings
-                let spelling = objects[next].spelling
-                guard spellings.indices.contains(spelling) else { throw _VettedDirectMiss() }
-                path.append(PathKey(stringValue: spellings[spelling]))
+                guard next < objectCount else { throw _VettedDirectMiss() }
+                let name: String?
+                if next == objectCount - 1 {
+                    name = object.info.table.spellings.indices.contains(object.spelling) ? object.info.table.spellings[object.spelling] : nil
+                } else {
+                    let spellings = outer[next + 1].info.table.spellings
+                    let spelling = outer[next + 1].spelling
+                    name = spellings.indices.contains(spelling) ? spellings[spelling] : nil
+                }
+                guard let name else { throw _VettedDirectMiss() }
+                path.append(PathKey(stringValue: name))
                 next += 1
             }
         }
