@@ -19,7 +19,7 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
             }
         }
 
-        private static func isPlainIdentifier(_ key: String) -> Bool {
+        fileprivate static func isPlainIdentifier(_ key: String) -> Bool {
             guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
                 key.utf8.count <= Excerpt.maximumBytes
             else { return false }
@@ -53,7 +53,47 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
 
     /// `$` and each step, at most ``maximumBytes`` bytes.
     public var description: String {
+        // The common path (indices and plain keys, short): written into one string.
+        var length = 1
+        for component in components {
+            switch component {
+            case .index(let index): length += 2 + Self.decimalLength(index)
+            case .key(let key):
+                guard Component.isPlainIdentifier(key) else { return generalDescription }
+                length += 1 + key.utf8.count
+            }
+            guard length <= Self.maximumBytes else { return generalDescription }
+        }
+        var text = "$"
+        text.reserveCapacity(length)
+        for component in components {
+            switch component {
+            case .index(let index):
+                text += "["
+                text += String(index)
+                text += "]"
+            case .key(let key):
+                text += "."
+                text += key
+            }
+        }
+        return text
+    }
+
+    /// The path step by step, each step printed and the whole capped (the reference for the common path).
+    package var generalDescription: String {
         Self.joined(components.map(\.description), start: "$", maximumBytes: Self.maximumBytes)
+    }
+
+    /// How many bytes `String(value)` has.
+    private static func decimalLength(_ value: Int) -> Int {
+        var length = value < 0 ? 2 : 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        return length
     }
 
     /// The path as an RFC 6901 JSON Pointer (`/tags/1`): each key escaped and capped as an
@@ -61,17 +101,44 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
     /// written `~1`; the whole pointer capped at ``maximumBytes`` (its first and last steps
     /// around `…`), since keys come from the input.
     public var jsonPointer: String {
+        // The common pointer (indices and short keys of printable ASCII with no `\`, `~` or
+        // `/`), written into one string.
+        var length = 0
+        for component in components {
+            switch component {
+            case .index(let index): length += 1 + Self.decimalLength(index)
+            case .key(let key):
+                guard Self.isPlainPointerStep(key) else { return generalPointer }
+                length += 1 + key.utf8.count
+            }
+            guard length <= Self.maximumBytes else { return generalPointer }
+        }
+        var pointer = ""
+        pointer.reserveCapacity(length)
+        for component in components {
+            pointer += "/"
+            switch component {
+            case .index(let index): pointer += String(index)
+            case .key(let key): pointer += key
+            }
+        }
+        return pointer
+    }
+
+    /// A key that is its own pointer step: short, printable ASCII, no `\`, `~` or `/`.
+    private static func isPlainPointerStep(_ key: String) -> Bool {
+        key.utf8.count <= Excerpt.maximumBytes && Excerpt.isPlain(key, quotes: false)
+            && !key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
+    }
+
+    /// The pointer step by step, each step escaped and the whole capped (the reference for the common path).
+    package var generalPointer: String {
         let steps = components.map { component -> String in
             switch component {
             case .index(let index):
                 return "/" + String(index)
             case .key(let key):
-                // A short key of printable ASCII with no `\`, `~` or `/` is its own step.
-                if key.utf8.count <= Excerpt.maximumBytes, Excerpt.isPlain(key, quotes: false),
-                    !key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
-                {
-                    return "/" + key
-                }
+                if Self.isPlainPointerStep(key) { return "/" + key }
                 var step = "/"
                 for character in Excerpt.escape(key, quotes: false) {
                     switch character {
