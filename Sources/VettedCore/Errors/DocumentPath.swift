@@ -54,15 +54,8 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
     /// `$` and each step, at most ``maximumBytes`` bytes.
     public var description: String {
         // The common path (indices and plain keys, short): written into one string.
-        var length = 1
-        for component in components {
-            switch component {
-            case .index(let index): length += 2 + Self.decimalLength(index)
-            case .key(let key):
-                guard Component.isPlainIdentifier(key) else { return generalDescription }
-                length += 1 + key.utf8.count
-            }
-            guard length <= Self.maximumBytes else { return generalDescription }
+        guard let length = plainLength(start: 1, indexPunctuation: 2, isPlainKey: Component.isPlainIdentifier) else {
+            return generalDescription
         }
         var text = "$"
         text.reserveCapacity(length)
@@ -85,6 +78,24 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
         Self.joined(components.map(\.description), start: "$", maximumBytes: Self.maximumBytes)
     }
 
+    /// The printed length of a path whose keys are all plain by `isPlainKey` (each printed
+    /// as one byte and the key) and whose indices take `indexPunctuation` bytes besides their
+    /// digits, after `start` bytes; `nil` when a key is not plain or the path is longer than
+    /// ``maximumBytes`` (then it is printed step by step, and capped).
+    private func plainLength(start: Int, indexPunctuation: Int, isPlainKey: (String) -> Bool) -> Int? {
+        var length = start
+        for component in components {
+            switch component {
+            case .index(let index): length += indexPunctuation + Self.decimalLength(index)
+            case .key(let key):
+                guard isPlainKey(key) else { return nil }
+                length += 1 + key.utf8.count
+            }
+            guard length <= Self.maximumBytes else { return nil }
+        }
+        return length
+    }
+
     /// How many bytes `String(value)` has.
     private static func decimalLength(_ value: Int) -> Int {
         var length = value < 0 ? 2 : 1
@@ -103,16 +114,7 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible, Express
     public var jsonPointer: String {
         // The common pointer (indices and short keys of printable ASCII with no `\`, `~` or
         // `/`), written into one string.
-        var length = 0
-        for component in components {
-            switch component {
-            case .index(let index): length += 1 + Self.decimalLength(index)
-            case .key(let key):
-                guard Self.isPlainPointerStep(key) else { return generalPointer }
-                length += 1 + key.utf8.count
-            }
-            guard length <= Self.maximumBytes else { return generalPointer }
-        }
+        guard let length = plainLength(start: 0, indexPunctuation: 1, isPlainKey: Self.isPlainPointerStep) else { return generalPointer }
         var pointer = ""
         pointer.reserveCapacity(length)
         for component in components {
