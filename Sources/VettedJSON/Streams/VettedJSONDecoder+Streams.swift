@@ -1,5 +1,5 @@
 public import Foundation
-@_spi(Scanning) import VettedCore
+@_spi(Scanning) public import VettedCore
 import VettedDecoding
 
 extension VettedJSONDecoder {
@@ -141,13 +141,25 @@ public struct VettedElement<T> {
 
 extension VettedElement: Sendable where T: Sendable {}
 
-/// Decodes the records the framer cuts, one at a time: the part of a stream that does
-/// not care where its chunks come from.
-struct RecordReader<T: Decodable> {
+/// Cuts the records of a stream and decodes each one: the part of a stream that does not
+/// care where its chunks come from, nor (but for ``decode(_:_:)``) what type it reads.
+///
+/// The iterators that hand out ``VettedElement``s are inlinable, so that a stream of a
+/// given type is compiled for that type where it is iterated: an element and its value
+/// pass from the decode to the consumer without a generic layer in between (each record
+/// would otherwise look up the metadata of `Result`, `VettedElement` and the step, and
+/// copy the value through them).
+@usableFromInline
+struct RecordReader {
+    /// What the reader found next.
+    @usableFromInline
     enum Step {
-        case element(VettedElement<T>)
-        /// The stream ends with this error (under `.stop`, the first failing record's).
-        case fail(any Error, VettedElement<T>)
+        /// A record to decode: its bytes, its number, its first byte's offset and line.
+        case record(SourceText, index: Int, offset: Int, line: Int)
+        /// A record that cannot be decoded (too long, a text without its RS): its error, ready.
+        case failure(any Error, index: Int, offset: Int, line: Int)
+        /// The stream ends with this error, placed in the stream (offset 0: see ``VettedRecordSequence``).
+        case end(any Error, index: Int, line: Int)
         case needInput
         case finished
     }
@@ -159,7 +171,8 @@ struct RecordReader<T: Decodable> {
     /// whose arrays pass from one record to the next.
     private let plan: DecodePlan
     private var buffers = DirectBuffers()
-    private let onError: VettedJSONDecoder.StreamErrorPolicy
+    /// Whether the first failing record ends the stream (`onError: .stop`).
+    @usableFromInline let stopsOnError: Bool
     private var framer: RecordFramer
     private var chunk: SourceText?
     private var chunkCount = 0
@@ -168,17 +181,20 @@ struct RecordReader<T: Decodable> {
     private var atEnd = false
     private var finished = false
 
-    init(decoder: VettedJSONDecoder, framing: VettedJSONDecoder.StreamFraming, onError: VettedJSONDecoder.StreamErrorPolicy) {
+    init<T: Decodable>(
+        decoder: VettedJSONDecoder, type: T.Type, framing: VettedJSONDecoder.StreamFraming, onError: VettedJSONDecoder.StreamErrorPolicy
+    ) {
         let options = decoder.options.current
         self.decoder = decoder
         self.options = options
         self.parser = VettedJSONDecoder.parser(options)
         self.plan = decoder.plan(for: T.self, options: options)
-        self.onError = onError
+        self.stopsOnError = onError == .stop
         self.framer = RecordFramer(framing: framing, maxRecordBytes: options.limits.maxRecordBytes)
     }
 
     /// Hands the next chunk over (the previous one is read to its end).
+    @usableFromInline
     mutating func feed(_ bytes: SourceText) {
         framer.begin(chunkAt: framer.streamOffset + chunkCount)
         chunk = bytes
@@ -188,6 +204,7 @@ struct RecordReader<T: Decodable> {
 
     /// A chunk of an async sequence as source text: arrays and data as they are, other
     /// collections copied.
+    @usableFromInline
     static func source<Chunk: Collection<UInt8>>(_ chunk: Chunk) -> SourceText {
         if let bytes = chunk as? [UInt8] { return SourceText(bytes) }
         if let data = chunk as? Data { return SourceText(data) }
@@ -195,6 +212,7 @@ struct RecordReader<T: Decodable> {
     }
 
     /// The chunks are over.
+    @usableFromInline
     mutating func endOfInput() {
         framer.begin(chunkAt: framer.streamOffset + chunkCount)
         chunk = nil
@@ -203,8 +221,8 @@ struct RecordReader<T: Decodable> {
         atEnd = true
     }
 
-    /// The next element from what has been fed, or what is needed to make one.
-    @inline(__always)
+    /// The next record, failure or end from what has been fed, or what is needed to find one.
+    @usableFromInline
     mutating func step() -> Step {
         while !finished {
             let event: RecordFramer.Event?
@@ -221,48 +239,47 @@ struct RecordReader<T: Decodable> {
                 return .needInput
             }
             guard let event else { continue }
-            return element(for: consume event)
+            let number = index
+            switch consume event {
+            case .record(let bytes, let offset, let line):
+                index += 1
+                return .record(SourceText(bytes), index: number, offset: offset, line: line)
+            case .failure(let error, let offset, let line):
+                index += 1
+                return .failure(Self.corrupted(RecordErrors.prefixing(error, index: number)), index: number, offset: offset, line: line)
+            case .end(let error):
+                finished = true
+                return .end(Self.corrupted(error), index: number, line: framer.line)
+            }
         }
         return .finished
     }
 
-    @inline(__always)
-    private mutating func element(for event: consuming RecordFramer.Event) -> Step {
-        let element: VettedElement<T>
-        switch consume event {
-        case .record(let bytes, let offset, let line):
-            do {
-                let value = try decoder.decodeRecord(
-                    T.self, from: SourceText(bytes), parser: parser, options: options, plan: plan, buffers: &buffers)
-                element = VettedElement(index: index, offset: offset, line: line, result: .success(value))
-            } catch {
-                element = VettedElement(index: index, offset: offset, line: line, result: .failure(RecordErrors.prefixing(error, index: index)))
-            }
-        case .failure(let error, let offset, let line):
-            let prefixed = RecordErrors.prefixing(error, index: index)
-            element = VettedElement(index: index, offset: offset, line: line, result: .failure(Self.corrupted(prefixed)))
-        case .end(let error):
-            finished = true
-            // Its error is placed in the stream, not in a record: the element sits at the
-            // stream's start, so that its offset plus the error's is where it is, as for a record.
-            let corrupted = Self.corrupted(error)
-            return .fail(corrupted, VettedElement<T>(index: index, offset: 0, line: framer.line, result: .failure(corrupted)))
-        }
-        index += 1
-        if case .failure(let error) = element.result, onError == .stop {
-            finished = true
-            return .fail(error, element)
-        }
-        return .element(element)
+    /// The record `source` as `T`, exactly as decoding it alone gives it.
+    @usableFromInline
+    mutating func decode<T: Decodable>(_ type: T.Type, _ source: SourceText) throws -> T {
+        try decoder.decodeRecord(T.self, from: source, parser: parser, options: options, plan: plan, buffers: &buffers)
     }
 
-    /// The element that ends the stream when its bytes cannot be read on.
-    mutating func readFailure(_ error: any Error) -> VettedElement<T> {
+    /// A record's error with its path under the record (`$[17].price`).
+    @usableFromInline
+    static func prefixing(_ error: any Error, index: Int) -> any Error {
+        RecordErrors.prefixing(error, index: index)
+    }
+
+    /// The stream ends here (the first failing record under `.stop`).
+    @usableFromInline
+    mutating func stop() { finished = true }
+
+    /// The error that ends the stream when its bytes cannot be read on, with the element's
+    /// number and line.
+    @usableFromInline
+    mutating func readFailure(_ error: any Error) -> (error: any Error, index: Int, line: Int) {
         finished = true
         // The bytes read so far: the chunks before the current one, and all of it.
         let offset = framer.streamOffset + chunkCount
         let unreadable = (error as? VettedError) ?? VettedError(code: .unreadableInput, offset: offset, message: "the input cannot be read on")
-        return VettedElement(index: index, offset: 0, line: framer.line, result: .failure(Self.corrupted(unreadable)))
+        return (Self.corrupted(unreadable), index, framer.line)
     }
 
     /// A framing error as `decode` reports a parse error: `DecodingError.dataCorrupted`
@@ -289,20 +306,42 @@ public struct VettedElements<T: Decodable, Chunks: AsyncSequence>: AsyncSequence
     let onError: VettedJSONDecoder.StreamErrorPolicy
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(reader: RecordReader(decoder: decoder, framing: framing, onError: onError), chunks: chunks.makeAsyncIterator())
+        AsyncIterator(
+            reader: RecordReader(decoder: decoder, type: T.self, framing: framing, onError: onError), chunks: chunks.makeAsyncIterator())
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var reader: RecordReader<T>
-        var chunks: Chunks.AsyncIterator
+        @usableFromInline var reader: RecordReader
+        @usableFromInline var chunks: Chunks.AsyncIterator
 
+        init(reader: RecordReader, chunks: Chunks.AsyncIterator) {
+            self.reader = reader
+            self.chunks = chunks
+        }
+
+        @inlinable
         public mutating func next() async throws -> VettedElement<T>? {
             while true {
                 try Task.checkCancellation()
                 switch reader.step() {
-                case .element(let element):
-                    return element
-                case .fail(let error, _):
+                case .record(let source, let index, let offset, let line):
+                    do {
+                        return VettedElement(index: index, offset: offset, line: line, result: .success(try reader.decode(T.self, source)))
+                    } catch {
+                        let failure = RecordReader.prefixing(error, index: index)
+                        if reader.stopsOnError {
+                            reader.stop()
+                            throw failure
+                        }
+                        return VettedElement(index: index, offset: offset, line: line, result: .failure(failure))
+                    }
+                case .failure(let error, let index, let offset, let line):
+                    if reader.stopsOnError {
+                        reader.stop()
+                        throw error
+                    }
+                    return VettedElement(index: index, offset: offset, line: line, result: .failure(error))
+                case .end(let error, _, _):
                     throw error
                 case .finished:
                     return nil
@@ -311,7 +350,7 @@ public struct VettedElements<T: Decodable, Chunks: AsyncSequence>: AsyncSequence
                     // A sequence may answer a cancelled task with its end: that is no end of the stream.
                     try Task.checkCancellation()
                     if let chunk {
-                        reader.feed(RecordReader<T>.source(chunk))
+                        reader.feed(RecordReader.source(chunk))
                     } else {
                         reader.endOfInput()
                     }
@@ -346,22 +385,38 @@ public struct VettedRecordSequence<T: Decodable>: Sequence {
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(reader: RecordReader(decoder: decoder, framing: framing, onError: onError), read: makeRead())
+        Iterator(reader: RecordReader(decoder: decoder, type: T.self, framing: framing, onError: onError), read: makeRead())
     }
 
     public struct Iterator: IteratorProtocol {
-        var reader: RecordReader<T>
-        let read: () throws -> SourceText?
-        var done = false
+        @usableFromInline var reader: RecordReader
+        @usableFromInline let read: () throws -> SourceText?
+        @usableFromInline var done = false
 
+        init(reader: RecordReader, read: @escaping () throws -> SourceText?) {
+            self.reader = reader
+            self.read = read
+        }
+
+        @inlinable
         public mutating func next() -> VettedElement<T>? {
             while !done {
                 switch reader.step() {
-                case .element(let element):
-                    return element
-                case .fail(_, let element):
+                case .record(let source, let index, let offset, let line):
+                    do {
+                        return VettedElement(index: index, offset: offset, line: line, result: .success(try reader.decode(T.self, source)))
+                    } catch {
+                        if reader.stopsOnError { stop() }
+                        return VettedElement(index: index, offset: offset, line: line, result: .failure(RecordReader.prefixing(error, index: index)))
+                    }
+                case .failure(let error, let index, let offset, let line):
+                    if reader.stopsOnError { stop() }
+                    return VettedElement(index: index, offset: offset, line: line, result: .failure(error))
+                case .end(let error, let index, let line):
                     done = true
-                    return element
+                    // Its error is placed in the stream, not in a record: the element sits at the
+                    // stream's start, so that its offset plus the error's is where it is, as for a record.
+                    return VettedElement(index: index, offset: 0, line: line, result: .failure(error))
                 case .finished:
                     done = true
                 case .needInput:
@@ -373,11 +428,19 @@ public struct VettedRecordSequence<T: Decodable>: Sequence {
                         }
                     } catch {
                         done = true
-                        return reader.readFailure(error)
+                        let failure = reader.readFailure(error)
+                        return VettedElement(index: failure.index, offset: 0, line: failure.line, result: .failure(failure.error))
                     }
                 }
             }
             return nil
+        }
+
+        /// The first failing record ends the stream (`onError: .stop`): it is the last element.
+        @inlinable
+        mutating func stop() {
+            reader.stop()
+            done = true
         }
     }
 }
