@@ -280,13 +280,13 @@ struct JSONDirectReader: _VettedArraySource {
         let strategy = document.date
         let date: Date
         switch strategy.reading {
-        case .number:
-            date = strategy.date(fromNumber: try double())
-        case .string:
+        case .number(let dates):
+            date = dates.date(try double())
+        case .string(let dates):
             guard peek() == UInt8(ascii: "\"") else { throw mismatch(String.self, found: kindAhead()) }
             let token = try stringTokenAtQuote()
-            guard let parsed = strategy.date(from: token, in: document) else {
-                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, strategy.unparsedWords)
+            guard let parsed = dates.date(from: token, in: document) else {
+                throw unconverted(at: token.first - 1, counted: reader.valueCount - 1, dates.unparsedWords)
             }
             date = parsed
         case .decoder:

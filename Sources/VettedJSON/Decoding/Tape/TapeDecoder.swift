@@ -310,13 +310,13 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer, RuleEngineDecode
         let strategy = document.date
         let date: Date
         switch strategy.reading {
-        case .number:
-            date = strategy.date(fromNumber: try double(at: index, codingPath()))
-        case .string:
+        case .number(let dates):
+            date = dates.date(try double(at: index, codingPath()))
+        case .string(let dates):
             let entry = document.entry(index)
             guard entry.kind == .string else { throw mismatch(String.self, entry, codingPath()) }
-            guard let parsed = strategy.date(from: entry, in: document) else {
-                throw DecodingError.corrupted(strategy.unparsedWords, at: codingPath())
+            guard let parsed = dates.date(from: entry, in: document) else {
+                throw DecodingError.corrupted(dates.unparsedWords, at: codingPath())
             }
             date = parsed
         case .decoder(let decode):
