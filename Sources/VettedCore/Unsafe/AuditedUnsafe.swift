@@ -41,6 +41,11 @@ public struct ByteScanner {
         self.count = buffer.count
     }
 
+    /// A scanner over no bytes (a null base and a count of 0: nothing is ever loaded), for a
+    /// reader parked between the records of a stream, so that it holds no pointer into
+    /// bytes that are gone.
+    public static var empty: ByteScanner { unsafe ByteScanner(buffer: UnsafeBufferPointer(start: nil, count: 0)) }
+
     /// Caller guarantees `0 <= index < count`.
     @inlinable @inline(__always)
     func load(_ index: Int) -> UInt8 {

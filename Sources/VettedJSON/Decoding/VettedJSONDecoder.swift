@@ -223,20 +223,21 @@ open class VettedJSONDecoder: @unchecked Sendable {
     }
 
     /// Decodes one record of a stream as ``decode(_:from:parser:options:read:)`` decodes a
-    /// document, under the stream's plan and with its reader's arrays (``DirectBuffers``).
+    /// document, under the stream's plan and by its byte reader (``DirectBuffers``).
     func decodeRecord<T: Decodable>(
         _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, plan: DecodePlan, buffers: inout DirectBuffers
     ) throws -> T {
         try answer(
-            decodeDirectly(type, source: source, parser: parser, options: options, read: .planned, plan: plan, buffers: &buffers),
+            decodeDirectly(type, source: source, parser: parser, read: .planned, plan: plan, buffers: &buffers),
             source: source, parser: parser, options: options)
     }
 
     /// What the byte reader found, as the call answers it: the value, its errors, or (on a
     /// miss) what the tape path gives for `source`.
     @inline(__always)
-    private func answer<T: Decodable>(_ outcome: DirectOutcome<T>, source: SourceText, parser: JSONParser, options: Options) throws -> T {
-        switch outcome {
+    private func answer<T: Decodable>(_ outcome: consuming DirectOutcome<T>, source: SourceText, parser: JSONParser, options: Options) throws -> T {
+        // Consumed: the value moves out, with no copy of it (nor of its references) to free.
+        switch consume outcome {
         case .value(let value): return value
         case .violations(let errors): throw errors
         case .failure(let error): throw error

@@ -167,10 +167,10 @@ struct RecordReader {
     private let decoder: VettedJSONDecoder
     private let options: VettedJSONDecoder.Options
     private let parser: JSONParser
-    /// Made once for the stream: each record is decoded under the same plan, by a reader
-    /// whose arrays pass from one record to the next.
+    /// Made once for the stream: each record is decoded under the same plan, by one byte
+    /// reader re-armed for each record (``DirectBuffers``).
     private let plan: DecodePlan
-    private var buffers = DirectBuffers()
+    private var buffers: DirectBuffers
     /// Whether the first failing record ends the stream (`onError: .stop`).
     @usableFromInline let stopsOnError: Bool
     private var framer: RecordFramer
@@ -187,8 +187,11 @@ struct RecordReader {
         let options = decoder.options.current
         self.decoder = decoder
         self.options = options
-        self.parser = VettedJSONDecoder.parser(options)
-        self.plan = decoder.plan(for: T.self, options: options)
+        let parser = VettedJSONDecoder.parser(options)
+        self.parser = parser
+        let plan = decoder.plan(for: T.self, options: options)
+        self.plan = plan
+        self.buffers = DirectBuffers(plan: plan, parser: parser, options: options)
         self.stopsOnError = onError == .stop
         self.framer = RecordFramer(framing: framing, maxRecordBytes: options.limits.maxRecordBytes)
     }

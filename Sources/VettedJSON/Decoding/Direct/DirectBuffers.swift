@@ -1,28 +1,18 @@
-/// The byte reader's working arrays, empty, and its document: made once per call, or once
-/// per stream and handed from one record to the next (the arrays keep their capacity, each
-/// bounded by one record; the document is made on the first record).
+@_spi(Scanning) import VettedCore
+
+/// What a stream's records share: one byte reader, made with the stream and re-armed for
+/// each record (``JSONDirectReader/rearm(scanner:source:)``: its arrays keep their capacity,
+/// each bounded by one record), and its document. Between records the reader holds no
+/// pointer into a record's bytes, nor the bytes.
 struct DirectBuffers {
-    var keyRanges: [Range<Int>]
-    var containers: [DirectContainer]
-    var objects: [DirectObject]
-    /// The byte reader's document (``DecodingDocument/init(directReadingUnder:duplicateKeys:)``),
-    /// once made: it holds the options of the call or stream, and no record's state.
-    var document: DecodingDocument?
+    var reader: JSONDirectReader
+    /// The byte reader's document (``DecodingDocument/init(directReadingUnder:duplicateKeys:)``):
+    /// it holds the stream's options, and no record's state.
+    let document: DecodingDocument
 
-    /// Room for a small body's keys and containers, so that the arrays do not grow one
-    /// reallocation at a time.
-    init() {
-        keyRanges = []
-        containers = []
-        objects = []
-        keyRanges.reserveCapacity(16)
-        containers.reserveCapacity(8)
-    }
-
-    init(keyRanges: [Range<Int>], containers: [DirectContainer], objects: [DirectObject], document: DecodingDocument?) {
-        self.keyRanges = keyRanges
-        self.containers = containers
-        self.objects = objects
-        self.document = document
+    /// The reader of a stream's records under `plan` (its types; none for a plan that reads the tape).
+    init(plan: DecodePlan, parser: JSONParser, options: VettedJSONDecoder.Options) {
+        document = DecodingDocument(directReadingUnder: options, duplicateKeys: parser.options.duplicateKeys)
+        reader = JSONDirectReader(scanner: .empty, source: SourceText([]), parser: parser, document: document, types: plan.reachedTypes)
     }
 }

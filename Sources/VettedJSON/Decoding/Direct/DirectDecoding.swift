@@ -83,63 +83,88 @@ extension DirectRead {
     }
 }
 
+extension DecodePlan {
+    /// The types a direct plan reaches, with what the byte reader needs of each (none for the tape).
+    var reachedTypes: [(type: ObjectIdentifier, info: DirectTypeInfo)] {
+        switch self {
+        case .direct(_, _, let reached), .directUnion(_, _, let reached): reached
+        case .tape: []
+        }
+    }
+
+    /// Whether the byte reader reads under this plan.
+    var readsBytes: Bool {
+        switch self {
+        case .direct, .directUnion: true
+        case .tape: false
+        }
+    }
+}
+
 extension VettedJSONDecoder {
     /// The document decoded straight from the bytes by `read`: its value, its rule violations,
     /// or a miss (then the tape path decodes it).
     func decodeDirectly<T>(_ type: T.Type, source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T>) -> DirectOutcome<T> {
-        var buffers = DirectBuffers()
-        return decodeDirectly(
-            type, source: source, parser: parser, options: options, read: read, plan: plan(for: T.self, options: options),
-            buffers: &buffers)
-    }
-
-    /// The document decoded straight from the bytes by `read` under `plan` (made for `T` and
-    /// `options`), with the reader's arrays taken from `buffers` and given back there emptied:
-    /// a stream's records share one plan and one set of arrays.
-    @inline(__always)
-    func decodeDirectly<T>(
-        _ type: T.Type, source: SourceText, parser: JSONParser, options: Options, read: DirectRead<T>, plan: DecodePlan,
-        buffers: inout DirectBuffers
-    ) -> DirectOutcome<T> {
-        guard source.count <= parser.limits.maxInputBytes else { return .miss }
-        let types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
-        switch plan {
-        case .direct(_, _, let reached), .directUnion(_, _, let reached): types = reached
-        case .tape: return .miss
-        }
-        let document = buffers.document ?? DecodingDocument(directReadingUnder: options, duplicateKeys: parser.options.duplicateKeys)
+        let plan = plan(for: T.self, options: options)
+        guard source.count <= parser.limits.maxInputBytes, plan.readsBytes else { return .miss }
+        let document = DecodingDocument(directReadingUnder: options, duplicateKeys: parser.options.duplicateKeys)
         document.source = source
         return source.withScanner { scanner -> DirectOutcome<T> in
             document.scanner = scanner
             defer { document.scanner = nil }
-            var direct = JSONDirectReader(
-                scanner: scanner, source: source, parser: parser, document: document, types: types, buffers: buffers)
-            defer { buffers = direct.takeBuffers() }
-            do {
-                let value = try read.read(&direct, plan)
-                // (Not reached: a value with recorded errors is not made.)
-                guard direct.structural.isEmpty else { return .miss }
-                if let violations = direct.outcome { return .violations(violations) }
-                return .value(value)
-            } catch {
-                // Under `.collect` the document's value recovers as a field's would (a top-level
-                // union's unknown tag, or its adjacently tagged payload's errors).
-                // What recovery read is the answer only if it read to the end: bytes it could not
-                // read there (an unclosed object) are the parser's to answer, or the tape path's.
-                var recorded = JSONDirectReader.miss(error).recorded
-                if direct.collects {
-                    do throws(_VettedDirectMiss) {
-                        try direct.recover(error)
-                        recorded = true
-                    } catch {
-                        recorded = false
-                    }
-                }
-                if recorded, let failure = direct.collectedFailure() { return .failure(failure) }
-                if let failure = direct.failureOutcome() { return .failure(failure) }
-                if let error = direct.syntaxError() { return .failure(Self.notJSON(error)) }
-                return .miss
+            var direct = JSONDirectReader(scanner: scanner, source: source, parser: parser, document: document, types: plan.reachedTypes)
+            return Self.outcome(of: read, plan: plan, by: &direct)
+        }
+    }
+
+    /// A stream's record decoded straight from the bytes by `read` under `plan` (the
+    /// stream's), by the stream's reader re-armed for it (``DirectBuffers``).
+    @inline(__always)
+    func decodeDirectly<T>(
+        _ type: T.Type, source: SourceText, parser: JSONParser, read: DirectRead<T>, plan: DecodePlan, buffers: inout DirectBuffers
+    ) -> DirectOutcome<T> {
+        guard source.count <= parser.limits.maxInputBytes, plan.readsBytes else { return .miss }
+        let document = buffers.document
+        document.source = source
+        return source.withScanner { scanner -> DirectOutcome<T> in
+            document.scanner = scanner
+            buffers.reader.rearm(scanner: scanner, source: source)
+            defer {
+                document.scanner = nil
+                buffers.reader.releaseInput()
             }
+            return Self.outcome(of: read, plan: plan, by: &buffers.reader)
+        }
+    }
+
+    /// What `direct`, armed for a document, reads of it by `read`: the value, the
+    /// violations, the structural failure or syntax error, or a miss.
+    @inline(__always)
+    static func outcome<T>(of read: DirectRead<T>, plan: DecodePlan, by direct: inout JSONDirectReader) -> DirectOutcome<T> {
+        do {
+            let value = try read.read(&direct, plan)
+            // (Not reached: a value with recorded errors is not made.)
+            guard direct.structural.isEmpty else { return .miss }
+            if let violations = direct.outcome { return .violations(violations) }
+            return .value(value)
+        } catch {
+            // Under `.collect` the document's value recovers as a field's would (a top-level
+            // union's unknown tag, or its adjacently tagged payload's errors).
+            // What recovery read is the answer only if it read to the end: bytes it could not
+            // read there (an unclosed object) are the parser's to answer, or the tape path's.
+            var recorded = JSONDirectReader.miss(error).recorded
+            if direct.collects {
+                do throws(_VettedDirectMiss) {
+                    try direct.recover(error)
+                    recorded = true
+                } catch {
+                    recorded = false
+                }
+            }
+            if recorded, let failure = direct.collectedFailure() { return .failure(failure) }
+            if let failure = direct.failureOutcome() { return .failure(failure) }
+            if let error = direct.syntaxError() { return .failure(Self.notJSON(error)) }
+            return .miss
         }
     }
 }

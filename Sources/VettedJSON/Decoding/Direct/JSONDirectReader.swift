@@ -100,13 +100,14 @@ struct JSONDirectReader: _VettedArraySource {
     /// its parser built in place (a parser is large: a copy costs as much as a short record).
     init(
         scanner: ByteScanner, source: SourceText, parser: JSONParser, document: DecodingDocument,
-        types: [(type: ObjectIdentifier, info: DirectTypeInfo)], buffers: DirectBuffers
+        types: [(type: ObjectIdentifier, info: DirectTypeInfo)]
     ) {
         let limits = parser.limits
         reader = JSONReader(scanner: scanner, source: source, limits: limits, options: parser.options, mode: .validate)
-        keyRanges = buffers.keyRanges
-        containers = buffers.containers
-        outer = buffers.objects
+        // Room for a small body's keys and containers, so that the arrays do not grow one
+        // reallocation at a time.
+        keyRanges.reserveCapacity(16)
+        containers.reserveCapacity(8)
         self.types = types
         self.document = document
         parserMaxDepth = limits.effectiveMaxDepth
@@ -119,12 +120,38 @@ struct JSONDirectReader: _VettedArraySource {
         convertsKeys = snakeCaseKeys || customKeys
     }
 
-    /// The arrays this reader grew, emptied with their capacity kept, for the next record of a stream.
-    mutating func takeBuffers() -> DirectBuffers {
-        keyRanges.removeAll(keepingCapacity: true)
-        containers.removeAll(keepingCapacity: true)
-        outer.removeAll(keepingCapacity: true)
-        return DirectBuffers(keyRanges: keyRanges, containers: containers, objects: outer, document: document)
+    /// This reader, set for the next record of a stream as a new reader of it would be: the
+    /// constants (limits, options, the plan's types, the document) are the stream's; every
+    /// stored `var` is set here, the arrays keeping their capacity (each bounded by one
+    /// record). `ReaderRearmTests` compares a re-armed reader with a new one, property by
+    /// property, so that a new property cannot be forgotten.
+    mutating func rearm(scanner: ByteScanner, source: SourceText) {
+        reader.rearm(scanner: scanner, source: source)
+        depth = 0
+        lastString = JSONTape.Entry(first: 0, second: 0)
+        object = DirectObject(info: .none)
+        if !outer.isEmpty { outer.removeAll(keepingCapacity: true) }
+        unionDepth = 0
+        if !violations.isEmpty { violations = [] }
+        omitted = 0
+        settled = 0
+        continuing = nil
+        payloadTagKey = nil
+        if !containers.isEmpty { containers.removeAll(keepingCapacity: true) }
+        boundary = DirectBoundary(offset: 0, counted: 0, complete: 0)
+        if !keyRanges.isEmpty { keyRanges.removeAll(keepingCapacity: true) }
+        keyCount = 0
+        doubtsSyntax = false
+        skippedValue = nil
+        rootEnd = nil
+        if !structural.isEmpty { structural = DirectStructuralRecord() }
+        failure = nil
+    }
+
+    /// Lets go of the record just read: no pointer into its bytes, nor the bytes (what was
+    /// found in them is set anew by the next ``rearm(scanner:source:)``).
+    mutating func releaseInput() {
+        reader.releaseInput()
     }
 
     // MARK: Tokens
