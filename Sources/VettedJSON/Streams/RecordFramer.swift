@@ -15,10 +15,11 @@ struct RecordFramer {
         case record([UInt8], offset: Int, line: Int)
         /// A record that cannot be decoded at all (longer than the cap, a sequence's text
         /// without its RS or cut short): its error is located in the record, `$`-pathed.
-        case failure(VettedError, offset: Int, line: Int)
+        /// (Indirect, as `end`: an error is large, and every event is passed on by value.)
+        indirect case failure(VettedError, offset: Int, line: Int)
         /// The framing is broken where nothing can resume (only in an array): the stream
         /// ends with this error, located in the stream.
-        case end(VettedError)
+        indirect case end(VettedError)
     }
 
     private enum ArrayState {
