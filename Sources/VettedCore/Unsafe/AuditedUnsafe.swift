@@ -4,10 +4,15 @@
 //   the other span's buffer, only below its `count`;
 // - the buffer pointer is private and never leaves this file;
 // - a `ByteScanner` is created only inside `SourceText.withScanner`, which
-//   keeps the bytes alive for the whole closure; its initializer is fileprivate,
-//   so no client can make one; the one holder that keeps a copy beyond a local
-//   (VettedJSON's `DecodingDocument`, during `VettedJSONDecoder.decode`) sets it
-//   inside the closure and clears it before the closure returns;
+//   keeps the bytes alive for the whole closure, or as `ByteScanner.empty` (a null
+//   base and a count of 0: nothing is ever read); its initializer is fileprivate,
+//   so no client can make one; the holders that keep a copy beyond a local
+//   (VettedJSON's `DecodingDocument`, during `VettedJSONDecoder.decode`, and a
+//   stream's byte reader, parked between records in `DirectBuffers`) set it
+//   inside the closure and clear it (`nil`, or `empty`) before the closure returns;
+// - `firstIndex(of:in:)` hands `memchr` a start and a length inside the buffer
+//   (the range clamped to `0..<count`, the base checked non-null) and turns the
+//   pointer it returns back into an offset;
 // - `Array.movingTail` moves initialized elements into uninitialized storage of
 //   exactly their count and refills the vacated slots before the array is
 //   shortened, so every slot is initialized exactly once when it is destroyed;
@@ -20,6 +25,17 @@
 import FoundationEssentials
 #else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#elseif canImport(WASILibc)
+import WASILibc
 #endif
 
 /// A cursor over input bytes: the single place raw bytes are scanned.
@@ -156,10 +172,17 @@ public struct ByteScanner {
     }
 
     /// The offset of the first `target` byte in `range` (clamped to the input), or
-    /// `range.upperBound` when there is none. Eight bytes at a time.
+    /// `range.upperBound` when there is none: by the C library's `memchr` (vectorized on
+    /// every platform Swift runs on), else eight bytes at a time.
     public func firstIndex(of target: UInt8, in range: Range<Int>) -> Int {
         let upper = Swift.min(range.upperBound, count)
-        var index = Swift.max(0, range.lowerBound)
+        let lower = Swift.max(0, range.lowerBound)
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin) || canImport(ucrt) || canImport(WASILibc)
+        guard lower < upper, let base = unsafe buffer.baseAddress else { return range.upperBound }
+        guard let found = unsafe memchr(base + lower, Int32(target), upper - lower) else { return range.upperBound }
+        return unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        #else
+        var index = lower
         let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let pattern = 0x0101_0101_0101_0101 &* UInt64(target)
         while upper - index >= 8 {
@@ -174,6 +197,7 @@ public struct ByteScanner {
             index += 1
         }
         return range.upperBound
+        #endif
     }
 
     /// The big-endian unsigned integer of `size` (1...8) bytes at `index`;
