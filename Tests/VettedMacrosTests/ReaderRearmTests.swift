@@ -41,19 +41,19 @@ import VettedMacros
         let parser = VettedJSONDecoder.parser(options)
         let plan = decoder.plan(for: DirectItem.self, options: options)
         #expect(plan.readsBytes)
-        var buffers = DirectBuffers(plan: plan, parser: parser, options: options)
+        var stream = StreamByteReader(plan: plan, parser: parser, options: options)
         let date = "1533390784.5"
         let documents = GenCorpus.documents(base: GenCorpus.directBase(date: date), replacements: DirectDecodingDifferentialTests.replacements)
         let clean = SourceText(GenCorpus.directBase(date: date).text)
         var differing: [String] = []
         for document in documents {
-            _ = try? decoder.decodeRecord(DirectItem.self, from: SourceText(document), parser: parser, options: options, plan: plan, buffers: &buffers)
+            _ = try? decoder.decodeRecord(DirectItem.self, from: SourceText(document), parser: parser, options: options, plan: plan, stream: &stream)
             clean.withScanner { scanner in
-                buffers.reader.rearm(scanner: scanner, source: clean)
+                stream.reader.rearm(scanner: scanner, source: clean)
                 let fresh = JSONDirectReader(
-                    scanner: scanner, source: clean, parser: parser, document: buffers.document, types: plan.reachedTypes)
-                if Self.describe(buffers.reader) != Self.describe(fresh) { differing.append(document) }
-                buffers.reader.releaseInput()
+                    scanner: scanner, source: clean, parser: parser, document: stream.document, types: plan.reachedTypes)
+                if Self.describe(stream.reader) != Self.describe(fresh) { differing.append(document) }
+                stream.reader.releaseInput()
             }
         }
         #expect(documents.count > 100)
@@ -68,20 +68,20 @@ import VettedMacros
         let options = decoder.options.current
         let parser = VettedJSONDecoder.parser(options)
         let plan = decoder.plan(for: GenChild.self, options: options)
-        var buffers = DirectBuffers(plan: plan, parser: parser, options: options)
+        var stream = StreamByteReader(plan: plan, parser: parser, options: options)
         let failing = SourceText(#"{"name":" ","start":2,"end":1}"#)
         #expect(throws: ValidationErrors.self) {
-            try decoder.decodeRecord(GenChild.self, from: failing, parser: parser, options: options, plan: plan, buffers: &buffers)
+            try decoder.decodeRecord(GenChild.self, from: failing, parser: parser, options: options, plan: plan, stream: &stream)
         }
         let clean = SourceText(#"{"name":"a","start":1,"end":2}"#)
         clean.withScanner { scanner in
             // Its parser set for the new bytes, but not the reader: its violations are the last record's.
-            buffers.reader.reader.rearm(scanner: scanner, source: clean)
-            let fresh = JSONDirectReader(scanner: scanner, source: clean, parser: parser, document: buffers.document, types: plan.reachedTypes)
-            #expect(Self.describe(buffers.reader) != Self.describe(fresh))
-            buffers.reader.rearm(scanner: scanner, source: clean)
-            #expect(Self.describe(buffers.reader) == Self.describe(fresh))
-            buffers.reader.releaseInput()
+            stream.reader.reader.rearm(scanner: scanner, source: clean)
+            let fresh = JSONDirectReader(scanner: scanner, source: clean, parser: parser, document: stream.document, types: plan.reachedTypes)
+            #expect(Self.describe(stream.reader) != Self.describe(fresh))
+            stream.reader.rearm(scanner: scanner, source: clean)
+            #expect(Self.describe(stream.reader) == Self.describe(fresh))
+            stream.reader.releaseInput()
         }
     }
 }

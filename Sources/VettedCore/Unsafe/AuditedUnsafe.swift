@@ -8,7 +8,7 @@
 //   base and a count of 0: nothing is ever read); its initializer is fileprivate,
 //   so no client can make one; the holders that keep a copy beyond a local
 //   (VettedJSON's `DecodingDocument`, during `VettedJSONDecoder.decode`, and a
-//   stream's byte reader, parked between records in `DirectBuffers`) set it
+//   stream's byte reader, parked between records in `StreamByteReader`) set it
 //   inside the closure and clear it (`nil`, or `empty`) before the closure returns;
 // - `firstIndex(of:in:)` hands `memchr` a start and a length inside the buffer
 //   (the range clamped to `0..<count`, the base checked non-null) and turns the

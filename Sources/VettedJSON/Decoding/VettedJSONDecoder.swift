@@ -149,10 +149,7 @@ open class VettedJSONDecoder: @unchecked Sendable {
     /// Whether this decoder's plan for `type` tries the bytes first (decided from the type
     /// and the options alone, before any input is read).
     @_spi(Testing) public func plansDirectDecoding<T: Decodable>(_ type: T.Type) -> Bool {
-        switch plan(for: T.self, options: options.current) {
-        case .direct, .directUnion: return true
-        case .tape: return false
-        }
+        plan(for: T.self, options: options.current).readsBytes
     }
 
     @_spi(Testing) public func decodesDirectly<T: Decodable>(_ type: T.Type, from data: Data) -> Bool {
@@ -223,12 +220,12 @@ open class VettedJSONDecoder: @unchecked Sendable {
     }
 
     /// Decodes one record of a stream as ``decode(_:from:parser:options:read:)`` decodes a
-    /// document, under the stream's plan and by its byte reader (``DirectBuffers``).
+    /// document, under the stream's plan and by its byte reader (``StreamByteReader``).
     func decodeRecord<T: Decodable>(
-        _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, plan: DecodePlan, buffers: inout DirectBuffers
+        _ type: T.Type, from source: SourceText, parser: JSONParser, options: Options, plan: DecodePlan, stream: inout StreamByteReader
     ) throws -> T {
         try answer(
-            decodeDirectly(type, source: source, parser: parser, read: .planned, plan: plan, buffers: &buffers),
+            decodeDirectly(type, source: source, parser: parser, read: .planned, plan: plan, stream: &stream),
             source: source, parser: parser, options: options)
     }
 

@@ -7,8 +7,9 @@
 /// the input's size and counts by the limits, both far below `Int.max`.
 struct JSONReader {
     var scanner: ByteScanner
-    /// Changes only when a parked reader is re-armed for a stream's next record (``rearm(scanner:source:)``).
-    private(set) var source: SourceText
+    /// Changes only when a parked reader is re-armed for a stream's next record
+    /// (``rearm(scanner:source:)``, `JSONReader+Rearm.swift`).
+    var source: SourceText
     let limits: Limits
     let options: JSONParser.Options
     /// Build values (parse mode); switched on for one embedded value by ``JSONPullReader/readValue()``.
@@ -23,7 +24,7 @@ struct JSONReader {
     /// all that is open again (0 for a document; ``JSONPullReader`` reads values inside its own).
     var baseDepth = 0
     /// The document as a tape (tape mode).
-    private(set) var tape = JSONTape()
+    var tape = JSONTape()
 
     /// The innermost open container (meaningful while ``depth`` > 0): kept
     /// apart from ``frames`` so that the per-member bookkeeping touches a
@@ -136,38 +137,6 @@ struct JSONReader {
         self.buildTape = mode == .tape
         self.maxDepth = limits.effectiveMaxDepth
         if buildTape { tape = JSONTape(expectedBytes: scanner.count) }
-    }
-
-    /// This validate-mode reader, set for new bytes as a new reader of them would be, with
-    /// its arrays' capacity and its caches kept (a cache gives the string its bytes make,
-    /// whatever input they are in): a stream's records are read by one reader, re-armed.
-    /// Every stored property is set here; `ReaderRearmTests` compares a re-armed reader
-    /// with a new one, property by property, so that a new property cannot be forgotten.
-    mutating func rearm(scanner: ByteScanner, source: SourceText) {
-        self.scanner = scanner
-        self.source = source
-        buildValues = false
-        maxDepth = limits.effectiveMaxDepth
-        embedded = false
-        baseDepth = 0
-        tape = JSONTape()
-        top = Frame(isObject: false, start: 0, valueBase: 0, keyBase: 0, keyRefBase: 0, tapeIndex: 0)
-        if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
-        depth = 0
-        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
-        if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
-        if !keyRefs.isEmpty { keyRefs.removeAll(keepingCapacity: true) }
-        valueCount = 0
-        if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
-        if !keyIndexes.isEmpty { keyIndexes = [:] }
-        if !duplicates.isEmpty { duplicates.removeAll(keepingCapacity: true) }
-    }
-
-    /// Holds no pointer into the bytes just read, nor the bytes (a reader parked between a
-    /// stream's records).
-    mutating func releaseInput() {
-        scanner = .empty
-        source = SourceText([])
     }
 
     // MARK: Document

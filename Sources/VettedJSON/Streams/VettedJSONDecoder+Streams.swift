@@ -168,9 +168,9 @@ struct RecordReader {
     private let options: VettedJSONDecoder.Options
     private let parser: JSONParser
     /// Made once for the stream: each record is decoded under the same plan, by one byte
-    /// reader re-armed for each record (``DirectBuffers``).
+    /// reader re-armed for each record (``StreamByteReader``).
     private let plan: DecodePlan
-    private var buffers: DirectBuffers
+    private var stream: StreamByteReader
     /// Whether the first failing record ends the stream (`onError: .stop`).
     @usableFromInline let stopsOnError: Bool
     private var framer: RecordFramer
@@ -191,7 +191,7 @@ struct RecordReader {
         self.parser = parser
         let plan = decoder.plan(for: T.self, options: options)
         self.plan = plan
-        self.buffers = DirectBuffers(plan: plan, parser: parser, options: options)
+        self.stream = StreamByteReader(plan: plan, parser: parser, options: options)
         self.stopsOnError = onError == .stop
         self.framer = RecordFramer(framing: framing, maxRecordBytes: options.limits.maxRecordBytes)
     }
@@ -261,7 +261,7 @@ struct RecordReader {
     /// The record `source` as `T`, exactly as decoding it alone gives it.
     @usableFromInline
     mutating func decode<T: Decodable>(_ type: T.Type, _ source: SourceText) throws -> T {
-        try decoder.decodeRecord(T.self, from: source, parser: parser, options: options, plan: plan, buffers: &buffers)
+        try decoder.decodeRecord(T.self, from: source, parser: parser, options: options, plan: plan, stream: &stream)
     }
 
     /// A record's error with its path under the record (`$[17].price`).

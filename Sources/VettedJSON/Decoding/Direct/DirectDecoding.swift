@@ -118,22 +118,22 @@ extension VettedJSONDecoder {
     }
 
     /// A stream's record decoded straight from the bytes by `read` under `plan` (the
-    /// stream's), by the stream's reader re-armed for it (``DirectBuffers``).
+    /// stream's), by the stream's reader re-armed for it (``StreamByteReader``).
     @inline(__always)
     func decodeDirectly<T>(
-        _ type: T.Type, source: SourceText, parser: JSONParser, read: DirectRead<T>, plan: DecodePlan, buffers: inout DirectBuffers
+        _ type: T.Type, source: SourceText, parser: JSONParser, read: DirectRead<T>, plan: DecodePlan, stream: inout StreamByteReader
     ) -> DirectOutcome<T> {
         guard source.count <= parser.limits.maxInputBytes, plan.readsBytes else { return .miss }
-        let document = buffers.document
+        let document = stream.document
         document.source = source
         return source.withScanner { scanner -> DirectOutcome<T> in
             document.scanner = scanner
-            buffers.reader.rearm(scanner: scanner, source: source)
+            stream.reader.rearm(scanner: scanner, source: source)
             defer {
                 document.scanner = nil
-                buffers.reader.releaseInput()
+                stream.reader.releaseInput()
             }
-            return Self.outcome(of: read, plan: plan, by: &buffers.reader)
+            return Self.outcome(of: read, plan: plan, by: &stream.reader)
         }
     }
 

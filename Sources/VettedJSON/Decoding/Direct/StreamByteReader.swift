@@ -4,7 +4,7 @@
 /// each record (``JSONDirectReader/rearm(scanner:source:)``: its arrays keep their capacity,
 /// each bounded by one record), and its document. Between records the reader holds no
 /// pointer into a record's bytes, nor the bytes.
-struct DirectBuffers {
+struct StreamByteReader {
     var reader: JSONDirectReader
     /// The byte reader's document (``DecodingDocument/init(directReadingUnder:duplicateKeys:)``):
     /// it holds the stream's options, and no record's state.
